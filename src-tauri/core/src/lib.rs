@@ -1,0 +1,8 @@
+//! Ponder's core: everything that touches a provider, a secret's use or the disk,
+//! with no dependency on Tauri so that the CLI and the tests share it with the app.
+
+pub mod about;
+pub mod paths;
+
+pub use about::About;
+pub use paths::{DataDirError, DataPaths};

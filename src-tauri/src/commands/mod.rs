@@ -1,0 +1,4 @@
+//! Tauri commands, one file per group.
+
+pub mod app;
+pub mod settings;
