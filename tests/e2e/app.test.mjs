@@ -1,0 +1,90 @@
+// The real Ponder binary in a real WebKitGTK webview, driven through tauri-driver:
+// the shell renders, the status line carries what came over IPC, the theme is saved
+// in the settings store and survives a restart, and the CSP is in force.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { startDriver, waitFor, workspaceVersion } from '../support/app.mjs';
+import { artifactsDir } from '../support/paths.mjs';
+
+const IDENTIFIER = 'dev.ponder.desktop';
+
+let xdgDataHome;
+let driver;
+
+before(async () => {
+  xdgDataHome = mkdtempSync(join(tmpdir(), 'ponder-e2e-'));
+  driver = await startDriver({ env: { XDG_DATA_HOME: xdgDataHome, NO_AT_BRIDGE: '1' } });
+});
+
+after(async () => {
+  await driver?.stop();
+  if (xdgDataHome) rmSync(xdgDataHome, { recursive: true, force: true });
+});
+
+async function withApp(body) {
+  const session = await driver.newSession();
+  try {
+    await session.waitForText('[data-testid="status-version"]');
+    return await body(session);
+  } finally {
+    await session.end().catch(() => {});
+  }
+}
+
+describe('the installed-style app through WebDriver', () => {
+  it('renders the shell with the version and data directory from the backend', async () => {
+    await withApp(async (s) => {
+      const dataDir = join(xdgDataHome, IDENTIFIER);
+      assert.equal(await s.waitForText('[data-testid="status-version"]'), `Ponder ${workspaceVersion()}`);
+      assert.equal(await s.waitForText('[data-testid="status-data-dir"]'), dataDir);
+      assert.ok(existsSync(dataDir), 'the app created its data directory');
+      assert.match(await s.text(await s.find('[data-testid="sidebar-empty"]')), /No conversations yet/);
+      assert.match(await s.text(await s.find('[data-testid="thread-empty"]')), /What are you pondering\?/);
+      await s.find('[data-testid="composer-input"]');
+      assert.equal(await s.execute('return document.title'), 'Ponder');
+      writeFileSync(join(artifactsDir(), 'app-window.png'), await s.screenshot());
+    });
+  });
+
+  it('enforces the content security policy (no eval, no remote fetch)', async () => {
+    await withApp(async (s) => {
+      const evalResult = await s.execute(
+        'try { return String(eval("1 + 1")); } catch (e) { return e.name; }',
+      );
+      assert.equal(evalResult, 'EvalError', 'eval is blocked by script-src');
+      // A refused connection and a blocked one both reject; the violation event tells them apart.
+      const violated = await s.execute(`
+        const seen = new Promise((resolve) =>
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true }));
+        fetch('http://127.0.0.1:9/').catch(() => {});
+        return Promise.race([seen, new Promise((resolve) => setTimeout(() => resolve('none'), 3000))]);
+      `);
+      assert.equal(violated, 'connect-src', 'connect-src allows only IPC');
+    });
+  });
+
+  it('saves the theme in the settings store and restores it after a restart', async () => {
+    await withApp(async (s) => {
+      await s.click(await s.find('[data-testid="theme-dark"]'));
+      const settingsFile = join(xdgDataHome, IDENTIFIER, 'settings.json');
+      await waitFor(() => existsSync(settingsFile), 'settings.json is written');
+      assert.deepEqual(JSON.parse(readFileSync(settingsFile, 'utf8')), { theme: 'dark' });
+      // Forget the webview's own copy, so the restart must get the theme from the store.
+      await s.execute('localStorage.clear(); return null;');
+    });
+    await withApp(async (s) => {
+      await waitFor(
+        async () => (await s.execute('return document.documentElement.dataset.theme')) === 'dark',
+        'the dark theme comes back from the store',
+      );
+      assert.equal(
+        await s.execute('return getComputedStyle(document.documentElement).backgroundColor'),
+        'rgb(21, 22, 26)',
+      );
+    });
+  });
+});

@@ -1,0 +1,80 @@
+// Launching the real Ponder binary through tauri-driver for end-to-end tests.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+import { repoRoot } from './paths.mjs';
+import { Session, waitForDriver } from './webdriver.mjs';
+
+/** The binary under test: $APP_BIN, else the debug build in the cargo target dir. */
+export function appBinary() {
+  if (process.env.APP_BIN) return process.env.APP_BIN;
+  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
+  return join(target, 'debug', 'ponder');
+}
+
+/** The workspace version, which the app reports. */
+export function workspaceVersion() {
+  const manifest = readFileSync(join(repoRoot, 'Cargo.toml'), 'utf8');
+  const match = manifest.match(/\[workspace\.package\][^[]*?\nversion\s*=\s*"([^"]+)"/);
+  if (!match) throw new Error('no version in [workspace.package] of Cargo.toml');
+  return match[1];
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts tauri-driver (which starts WebKitWebDriver) with the given environment.
+ * Returns { base, newSession(), stop() }; each session launches the app afresh.
+ */
+export async function startDriver({ env }) {
+  const app = appBinary();
+  if (!existsSync(app)) throw new Error(`no app binary at ${app}; build it first (cargo build -p ponder)`);
+  if (!process.env.DISPLAY) throw new Error('no DISPLAY: run under xvfb-run (the test script does)');
+  const [port, nativePort] = [await freePort(), await freePort()];
+  const driver = spawn(
+    process.env.TAURI_DRIVER ?? 'tauri-driver',
+    ['--port', String(port), '--native-port', String(nativePort)],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  driver.stdout.on('data', (d) => (log += d));
+  driver.stderr.on('data', (d) => (log += d));
+  const exited = new Promise((resolve) => driver.on('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForDriver(base);
+  } catch (err) {
+    driver.kill();
+    throw new Error(`${err.message}\ntauri-driver said:\n${log}`);
+  }
+  return {
+    base,
+    log: () => log,
+    newSession: () => Session.start(base, { 'tauri:options': { application: app } }),
+    stop: async () => {
+      driver.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+    },
+  };
+}
+
+/** Polls `check` (sync or async) until it holds, or fails naming `what`. */
+export async function waitFor(check, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+}
