@@ -69,11 +69,4 @@ mod tests {
         }
         assert!(serde_json::from_str::<Theme>("\"sepia\"").is_err());
     }
-
-    #[test]
-    fn tauri_config_identifier_matches_the_core() {
-        let conf: serde_json::Value =
-            serde_json::from_str(include_str!("../tauri.conf.json")).unwrap();
-        assert_eq!(conf["identifier"], ponder_core::paths::APP_IDENTIFIER);
-    }
 }

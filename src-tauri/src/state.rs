@@ -17,3 +17,15 @@ impl AppState {
         Ok(Self { paths })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Tauri names the data directory after the configured identifier, the CLI after
+    /// the core's constant: they must be the same for both to find the same files.
+    #[test]
+    fn tauri_config_identifier_matches_the_core() {
+        let conf: serde_json::Value =
+            serde_json::from_str(include_str!("../tauri.conf.json")).unwrap();
+        assert_eq!(conf["identifier"], ponder_core::paths::APP_IDENTIFIER);
+    }
+}

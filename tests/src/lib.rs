@@ -59,9 +59,7 @@ pub fn workspace_bin(bin: &str) -> PathBuf {
                 cargo.env_remove(key.as_ref());
             }
         }
-        let status = cargo
-            .status()
-            .expect("cargo runs");
+        let status = cargo.status().expect("cargo runs");
         assert!(status.success(), "cargo build --workspace --bins failed");
     });
     target_dir()

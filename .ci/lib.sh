@@ -1,0 +1,91 @@
+# Shared by the scripts in this folder: find the tree, install what is missing, run GUI
+# programs headless. Every ensure_* step is idempotent and silent when nothing is missing.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# What building the app needs (Tauri's Debian list, less the downloaders it never uses here).
+BUILD_PACKAGES=(build-essential pkg-config file libwebkit2gtk-4.1-dev libssl-dev libxdo-dev
+  libayatana-appindicator3-dev librsvg2-dev)
+# What running it without a display needs.
+HEADLESS_PACKAGES=(xvfb xauth dbus dbus-x11)
+# What the tests need besides: WebKit's WebDriver, Chromium, a Secret Service, X tools.
+TEST_PACKAGES=(webkit2gtk-driver chromium fonts-dejavu-core gnome-keyring libsecret-tools
+  x11-utils xdotool imagemagick desktop-file-utils)
+
+MIN_NODE="20.19.0"
+MIN_RUST="1.88.0"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+version_at_least() { # have want
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
+ensure_apt() { # packages...
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  command -v apt-get >/dev/null || die "missing system packages (${missing[*]}) and no apt-get to install them"
+  say "Installing system packages: ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_rust() {
+  command -v cargo >/dev/null ||
+    die "Rust is not installed. Install it with rustup (https://rustup.rs), then run this again."
+  local have
+  have="$(rustc --version | awk '{print $2}')"
+  version_at_least "$have" "$MIN_RUST" ||
+    die "Rust $have is too old; Ponder needs $MIN_RUST or newer (rustup update)."
+  if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    command -v rustup >/dev/null || die "cargo fmt and cargo clippy are missing and there is no rustup to add them"
+    say "Adding rustfmt and clippy"
+    rustup component add rustfmt clippy
+  fi
+}
+
+ensure_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    ensure_apt nodejs npm
+  fi
+  local have
+  have="$(node --version | sed 's/^v//')"
+  version_at_least "$have" "$MIN_NODE" ||
+    die "Node.js $have is too old; the UI build needs $MIN_NODE or newer. Install a newer Node.js and run this again."
+}
+
+# npm ci into DIR when its lock file changed since the last install.
+ensure_npm() { # dir
+  local dir="$ROOT/$1" marker sum
+  marker="$dir/node_modules/.ponder-installed"
+  sum="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  [ -f "$marker" ] && [ "$(cat "$marker")" = "$sum" ] && return 0
+  say "Installing npm packages in $1/"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$sum" >"$marker"
+}
+
+ensure_tauri_driver() {
+  command -v tauri-driver >/dev/null && return 0
+  say "Installing tauri-driver"
+  cargo install tauri-driver --locked --version '^2' --quiet
+}
+
+build_ui() {
+  (cd "$ROOT/ui" && npm run --silent build -- --logLevel warn)
+}
+
+# Runs a command on a private X display and D-Bus session that end with it.
+headless() {
+  NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" dbus-run-session -- "$@"
+}
