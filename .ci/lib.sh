@@ -64,16 +64,19 @@ ensure_node() {
     die "Node.js $have is too old; the UI build needs $MIN_NODE or newer. Install a newer Node.js and run this again."
 }
 
-# npm ci into DIR when its lock file changed since the last install.
+# Installs DIR's npm packages from its lock file when that changed since the last install.
+# `npm install` rather than `npm ci`: the registry mirror here lacks the other platforms'
+# optional builds of the Tauri CLI, so no lock file written here passes `npm ci`'s check.
 ensure_npm() { # dir
-  local dir="$ROOT/$1" marker sum
+  local dir="$ROOT/$1" marker
   marker="$dir/node_modules/.ponder-installed"
-  sum="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
-  [ -f "$marker" ] && [ "$(cat "$marker")" = "$sum" ] && return 0
+  [ -f "$marker" ] && [ "$(cat "$marker")" = "$(lock_sum "$dir")" ] && return 0
   say "Installing npm packages in $1/"
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
-  echo "$sum" >"$marker"
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+  lock_sum "$dir" >"$marker"
 }
+
+lock_sum() { cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -d' ' -f1; }
 
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null && return 0
