@@ -81,7 +81,7 @@ lock_sum() { cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -d' 
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null && return 0
   say "Installing tauri-driver"
-  cargo install tauri-driver --locked --version '^2' --quiet
+  CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" cargo install tauri-driver --locked --version '^2' --quiet
 }
 
 build_ui() {
