@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+mod reasoning;
+
 fn ponder_cli() -> Command {
     Command::new(ponder_tests::workspace_bin("ponder-cli"))
 }

@@ -1,5 +1,7 @@
 //! `ponder-cli`: Ponder's core from the command line, for scripts and for tests.
 
+mod reasoning;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,26 +31,54 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show what a thinking choice sends to a model's provider (the request preview).
+    Translate(reasoning::TranslateArgs),
+    /// List the model catalog and what each thinking level means per model.
+    Models(reasoning::ModelsArgs),
 }
+
+/// A failure the user can fix by changing the input: exit status 2, one line.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`ponder-cli models | head`) is not an error.
+        Err(err)
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("ponder-cli: {err:#}");
-            ExitCode::FAILURE
+            if err.is::<Usage>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let paths = match cli.data_dir {
-        Some(dir) => DataPaths::at(dir),
-        None => DataPaths::for_current_user()?,
-    };
     match cli.command {
         Command::About { json } => {
+            let paths = match cli.data_dir {
+                Some(dir) => DataPaths::at(dir),
+                None => DataPaths::for_current_user()?,
+            };
             let about = About::new(&paths);
             if json {
                 println!("{}", serde_json::to_string(&about)?);
@@ -58,6 +88,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("database:       {}", about.database_path);
             }
         }
+        Command::Translate(args) => reasoning::translate(args)?,
+        Command::Models(args) => reasoning::models(args)?,
     }
     Ok(())
 }

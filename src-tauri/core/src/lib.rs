@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod paths;
+pub mod reasoning;
 
 pub use about::About;
 pub use paths::{DataDirError, DataPaths};

@@ -1,0 +1,178 @@
+//! `translate` and `models`: the reasoning engine from the command line.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use ponder_core::reasoning::levels::level_options;
+use ponder_core::reasoning::{
+    Api, Catalog, Choice, Overrides, TurnContext, parse_model_choice, translate as plan_for,
+};
+use serde_json::json;
+
+use crate::Usage;
+
+#[derive(Debug, Args)]
+pub struct TranslateArgs {
+    /// MODEL or MODEL/CHOICE, e.g. claude-sonnet-4-5/med, o3/none, gemini-2.5-flash/12000.
+    target: String,
+    /// The provider, for a model the catalog does not know or one several providers serve.
+    #[arg(long)]
+    provider: Option<String>,
+    /// Chat Completions or Responses, where a provider has both.
+    #[arg(long, value_enum)]
+    api: Option<ApiArg>,
+    /// The conversation's cap on output tokens.
+    #[arg(long, value_name = "N")]
+    max_output: Option<u32>,
+    /// Tokens already in the conversation.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    context_tokens: u64,
+    /// A JSON file of reasoning overrides, shaped like `{"providers": {…}}`.
+    #[arg(long, value_name = "FILE")]
+    overrides: Option<PathBuf>,
+    /// The request carries tools.
+    #[arg(long)]
+    tools: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ApiArg {
+    Chat,
+    Responses,
+}
+
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Only this provider's models.
+    #[arg(long)]
+    provider: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
+    let catalog = Catalog::builtin();
+    let (model_id, choice) = parse_model_choice(&args.target).map_err(|e| Usage(e.to_string()))?;
+    let model = match catalog.resolve(args.provider.as_deref(), &model_id) {
+        Ok(model) => model,
+        Err(err) => {
+            // `o3/mediun`: say the choice is wrong rather than that no model is called that.
+            if let Some((head, last)) = model_id.rsplit_once('/')
+                && catalog.resolve(args.provider.as_deref(), head).is_ok()
+                && let Err(choice_err) = last.parse::<Choice>()
+            {
+                return Err(Usage(choice_err.to_string()).into());
+            }
+            return Err(Usage(err.to_string()).into());
+        }
+    };
+    let overrides = match &args.overrides {
+        None => Overrides::default(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Usage(format!(
+                    "cannot read overrides file {}: {e}",
+                    path.display()
+                ))
+            })?;
+            Overrides::from_json(&text).map_err(|e| {
+                Usage(format!(
+                    "overrides file {} is not valid: {e}",
+                    path.display()
+                ))
+            })?
+        }
+    };
+    let ctx = TurnContext {
+        api: args.api.map(|a| match a {
+            ApiArg::Chat => Api::Chat,
+            ApiArg::Responses => Api::Responses,
+        }),
+        max_output: args.max_output,
+        context_tokens: args.context_tokens,
+        tools: args.tools,
+        ..TurnContext::default()
+    };
+    let choice = choice.unwrap_or_default();
+    let plan = plan_for(choice, &model, &overrides, &ctx).map_err(|e| Usage(e.to_string()))?;
+    let out = json!({
+        "provider": plan.provider,
+        "model": plan.model,
+        "api": plan.api,
+        "choice": plan.choice,
+        "meaning": plan.meaning,
+        "request": plan.request,
+        "headers": plan.headers,
+        "omit": plan.omit,
+        "stream": plan.stream,
+        "caching": plan.caching,
+        "feedback": plan.feedback.text(),
+        "warnings": plan.warnings,
+        "generic": plan.generic,
+    });
+    writeln!(std::io::stdout().lock(), "{}", serde_json::to_string(&out)?)?;
+    Ok(())
+}
+
+pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
+    let catalog = Catalog::builtin();
+    let providers: Vec<_> = match &args.provider {
+        Some(id) => vec![catalog.provider(id).map_err(|e| Usage(e.to_string()))?],
+        None => catalog.providers.iter().collect(),
+    };
+    let mut rows = Vec::new();
+    for provider in providers {
+        for entry in catalog.models_of(&provider.id) {
+            let model = catalog
+                .resolve(Some(&provider.id), &entry.pattern)
+                .map_err(|e| Usage(e.to_string()))?;
+            rows.push((provider, entry, level_options(&model)));
+        }
+    }
+    if args.json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|(provider, entry, levels)| {
+                json!({
+                    "provider": provider.id,
+                    "providerName": provider.name,
+                    "model": entry.pattern,
+                    "name": entry.name,
+                    "contextWindow": entry.context_window,
+                    "maxOutput": entry.max_output,
+                    "thinking": entry.thinking,
+                    "shows": entry.shows,
+                    "replay": entry.replay,
+                    "default": entry.default,
+                    "levels": levels,
+                })
+            })
+            .collect();
+        writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            serde_json::to_string(&list)?
+        )?;
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    let mut last_provider = "";
+    for (provider, entry, levels) in &rows {
+        if provider.id != last_provider {
+            writeln!(out, "{} ({})", provider.name, provider.id)?;
+            last_provider = &provider.id;
+        }
+        writeln!(
+            out,
+            "  {:<30} {}",
+            entry.pattern,
+            entry.thinking.kind_name()
+        )?;
+        for level in levels.iter().filter(|l| l.available) {
+            writeln!(out, "      {}", level.label)?;
+        }
+    }
+    Ok(())
+}

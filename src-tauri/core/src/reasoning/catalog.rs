@@ -1,0 +1,503 @@
+//! The model catalog: which models exist, how each one thinks, and how its provider spells it.
+//!
+//! The catalog is data (`catalog.json`, embedded in the binary) so that a new model is a new
+//! entry, not a new code path. Lookups take the longest matching id pattern, so
+//! `gemini-2.5-flash-lite` wins over `gemini-2.5-flash`. A model the catalog does not know gets
+//! its provider's generic rule and is marked as such.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// The wire protocol a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    Anthropic,
+    OpenaiChat,
+    OpenaiResponses,
+    Gemini,
+    Ollama,
+}
+
+/// How a provider spells reasoning parameters in a request. Several vendors share the
+/// OpenAI Chat protocol but each has its own knobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// `thinking: {type: enabled, budget_tokens}` / `{type: adaptive}` + `output_config.effort`.
+    Anthropic,
+    /// `reasoning_effort` on Chat Completions, `reasoning: {effort, summary}` on Responses.
+    Openai,
+    /// `generationConfig.thinkingConfig` with `thinkingBudget` or `thinkingLevel`.
+    Gemini,
+    /// `thinking: {type}` toggle plus `reasoning_effort` (V4); nothing at all for the reasoner.
+    Deepseek,
+    /// `thinking: {type: disabled}` to switch a default-on model off.
+    Kimi,
+    /// `enable_thinking` and `thinking_budget`.
+    Qwen,
+    /// `reasoning_split: true` (M2), `thinking: {type: adaptive | disabled}` (M3).
+    Minimax,
+    /// `reasoning_effort` for the models that take it; nothing for the rest.
+    Xai,
+    /// `thinking: {type: enabled | disabled}`.
+    Glm,
+    /// `reasoning: {effort}` or `reasoning: {max_tokens}`, translated by OpenRouter.
+    Openrouter,
+    /// Native `/api/chat`: `think: true | false | "low" | "medium" | "high"`.
+    Ollama,
+    /// llama.cpp `llama-server`: `chat_template_kwargs.enable_thinking`, `reasoning_budget`.
+    LlamaCpp,
+    /// LM Studio and other OpenAI-compatible servers: `reasoning_effort` if anything.
+    OpenaiCompatible,
+}
+
+/// An effort value, as OpenAI-style and Anthropic adaptive APIs name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Effort {
+    None,
+    Minimal,
+    Low,
+    Medium,
+    High,
+    Xhigh,
+    Max,
+}
+
+impl Effort {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Minimal => "minimal",
+            Self::Low => "low",
+            Self::Medium => "medium",
+            Self::High => "high",
+            Self::Xhigh => "xhigh",
+            Self::Max => "max",
+        }
+    }
+}
+
+/// A Gemini 3 thinking level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThinkingLevel {
+    Minimal,
+    Low,
+    Medium,
+    High,
+}
+
+impl ThinkingLevel {
+    /// The spelling Gemini's REST API documents (`thinkingLevel: "LOW"`).
+    pub fn wire(self) -> &'static str {
+        match self {
+            Self::Minimal => "MINIMAL",
+            Self::Low => "LOW",
+            Self::Medium => "MEDIUM",
+            Self::High => "HIGH",
+        }
+    }
+}
+
+/// How a model's thinking is controlled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Thinking {
+    /// A token budget between `min` and `max`.
+    Budget {
+        min: u32,
+        max: u32,
+        can_disable: bool,
+    },
+    /// Anthropic adaptive thinking steered by `output_config.effort`.
+    Adaptive {
+        efforts: Vec<Effort>,
+        can_disable: bool,
+        /// Opus 4.7 and later return empty thinking unless `display: "summarized"` is sent.
+        #[serde(default)]
+        display_summarized: bool,
+    },
+    /// A named effort from the set the model accepts (`none` among them if it can disable).
+    Effort {
+        values: Vec<Effort>,
+        default: Effort,
+        /// Whether thinking can be switched off by some other means than effort `none`
+        /// (DeepSeek V4's `thinking: {type: disabled}`).
+        #[serde(default)]
+        can_disable: bool,
+    },
+    /// A named Gemini 3 level.
+    Level {
+        values: Vec<ThinkingLevel>,
+        default: ThinkingLevel,
+    },
+    /// On or off, nothing in between.
+    Toggle { can_disable: bool, default_on: bool },
+    /// Thinks every time; sending any reasoning parameter is an error.
+    Always,
+    /// Does not reason.
+    None,
+}
+
+impl Thinking {
+    pub fn can_disable(&self) -> bool {
+        match self {
+            Self::Budget { can_disable, .. }
+            | Self::Adaptive { can_disable, .. }
+            | Self::Toggle { can_disable, .. } => *can_disable,
+            Self::Effort {
+                values,
+                can_disable,
+                ..
+            } => *can_disable || values.contains(&Effort::None),
+            Self::Level { .. } | Self::Always => false,
+            Self::None => true,
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Self::Budget { .. } => "budget",
+            Self::Adaptive { .. } => "adaptive",
+            Self::Effort { .. } => "effort",
+            Self::Level { .. } => "level",
+            Self::Toggle { .. } => "toggle",
+            Self::Always => "always",
+            Self::None => "none",
+        }
+    }
+}
+
+/// What a model lets the user see of its thinking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shows {
+    Full,
+    Summary,
+    None,
+}
+
+/// What must be sent back of a model's thinking on later turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Replay {
+    /// Nothing; the provider keeps no reasoning across turns (OpenAI Chat Completions).
+    None,
+    /// Anthropic thinking and redacted blocks, verbatim with their signatures, on tool turns.
+    SignedBlocks,
+    /// OpenAI Responses reasoning items with `encrypted_content`, paired with their calls.
+    ReasoningItems,
+    /// Gemini parts with their `thoughtSignature`, as received.
+    ThoughtSignatures,
+    /// `reasoning_content` on assistant messages that carry tool calls (DeepSeek V3.2+/V4, Kimi, GLM).
+    ReasoningContentOnToolTurns,
+    /// `reasoning_content` must never be sent back (DeepSeek R1).
+    NeverSend,
+    /// The whole assistant message verbatim, inline `<think>` tags included (MiniMax M2).
+    Verbatim,
+    /// OpenRouter `reasoning_details`, unmodified and in order.
+    ReasoningDetails,
+    /// Optional; the server ignores or accepts it (local servers).
+    Optional,
+}
+
+/// One known model (or model family, by id prefix).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelEntry {
+    pub provider: String,
+    /// The id prefix this entry covers; the longest matching pattern wins.
+    pub pattern: String,
+    pub name: String,
+    pub context_window: u32,
+    pub max_output: u32,
+    pub thinking: Thinking,
+    pub shows: Shows,
+    pub replay: Replay,
+    /// What the model does when no reasoning parameter is sent, for the picker.
+    pub default: String,
+    /// Anthropic: needs the interleaved-thinking beta header to think between tool calls.
+    #[serde(default)]
+    pub interleaved_header: bool,
+    /// The model reasons inside `<think>` tags in its content (and may omit the opening tag).
+    #[serde(default)]
+    pub think_tags: bool,
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// A provider: its protocol, how it spells reasoning, and the rule for models the catalog
+/// does not list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderEntry {
+    pub id: String,
+    pub name: String,
+    pub protocol: Protocol,
+    pub dialect: Dialect,
+    pub base_url: String,
+    /// The environment variable that may hold its API key (none for local servers).
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// Whether the OpenAI Responses API is available besides Chat Completions.
+    #[serde(default)]
+    pub responses_api: bool,
+    pub generic: GenericRule,
+}
+
+/// How a provider treats a model the catalog does not know (rules §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GenericRule {
+    pub context_window: u32,
+    pub max_output: u32,
+    pub thinking: Thinking,
+    pub shows: Shows,
+    pub replay: Replay,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Catalog {
+    pub providers: Vec<ProviderEntry>,
+    pub models: Vec<ModelEntry>,
+}
+
+/// A model as the engine sees it: its catalog entry, or its provider's generic rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelInfo {
+    /// The id as the user gave it (sent to the provider unchanged).
+    pub id: String,
+    pub provider: ProviderEntry,
+    pub name: String,
+    pub context_window: u32,
+    pub max_output: u32,
+    pub thinking: Thinking,
+    pub shows: Shows,
+    pub replay: Replay,
+    pub default: String,
+    pub interleaved_header: bool,
+    pub think_tags: bool,
+    /// The catalog pattern that matched; `None` when the generic rule applies.
+    pub pattern: Option<String>,
+}
+
+impl ModelInfo {
+    pub fn is_generic(&self) -> bool {
+        self.pattern.is_none()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("unknown provider {id:?}; known providers: {known}")]
+    UnknownProvider { id: String, known: String },
+    #[error(
+        "unknown model {model:?}; pass --provider with one of {known} to use that provider's generic rule"
+    )]
+    UnknownModel { model: String, known: String },
+}
+
+impl Catalog {
+    /// The catalog built into Ponder.
+    pub fn builtin() -> &'static Catalog {
+        static CATALOG: OnceLock<Catalog> = OnceLock::new();
+        CATALOG.get_or_init(|| {
+            serde_json::from_str(include_str!("catalog.json"))
+                .expect("the embedded catalog.json is valid (a unit test checks)")
+        })
+    }
+
+    pub fn provider(&self, id: &str) -> Result<&ProviderEntry, LookupError> {
+        self.providers
+            .iter()
+            .find(|p| p.id.eq_ignore_ascii_case(id))
+            .ok_or_else(|| LookupError::UnknownProvider {
+                id: id.to_owned(),
+                known: self.provider_ids(),
+            })
+    }
+
+    pub fn provider_ids(&self) -> String {
+        self.providers
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Finds a model by id: the longest matching pattern, within `provider` when given, else
+    /// across all providers (the first provider in catalog order wins a tie). An unknown model
+    /// of a known provider gets the provider's generic rule.
+    pub fn resolve(&self, provider: Option<&str>, model: &str) -> Result<ModelInfo, LookupError> {
+        let provider = provider.map(|id| self.provider(id)).transpose()?;
+        let id = model.to_ascii_lowercase();
+        let mut best: Option<&ModelEntry> = None;
+        for entry in &self.models {
+            if provider.is_some_and(|p| p.id != entry.provider) {
+                continue;
+            }
+            if pattern_matches(&entry.pattern.to_ascii_lowercase(), &id)
+                && best.is_none_or(|b| entry.pattern.len() > b.pattern.len())
+            {
+                best = Some(entry);
+            }
+        }
+        match (best, provider) {
+            (Some(entry), _) => {
+                let provider = self.provider(&entry.provider)?.clone();
+                Ok(ModelInfo {
+                    id: model.to_owned(),
+                    provider,
+                    name: entry.name.clone(),
+                    context_window: entry.context_window,
+                    max_output: entry.max_output,
+                    thinking: entry.thinking.clone(),
+                    shows: entry.shows,
+                    replay: entry.replay,
+                    default: entry.default.clone(),
+                    interleaved_header: entry.interleaved_header,
+                    think_tags: entry.think_tags,
+                    pattern: Some(entry.pattern.clone()),
+                })
+            }
+            (None, Some(provider)) => Ok(ModelInfo {
+                id: model.to_owned(),
+                provider: provider.clone(),
+                name: model.to_owned(),
+                context_window: provider.generic.context_window,
+                max_output: provider.generic.max_output,
+                thinking: provider.generic.thinking.clone(),
+                shows: provider.generic.shows,
+                replay: provider.generic.replay,
+                default: "unknown".to_owned(),
+                interleaved_header: false,
+                think_tags: false,
+                pattern: None,
+            }),
+            (None, None) => Err(LookupError::UnknownModel {
+                model: model.to_owned(),
+                known: self.provider_ids(),
+            }),
+        }
+    }
+
+    /// The models of one provider, in catalog order.
+    pub fn models_of<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a ModelEntry> + 'a {
+        self.models.iter().filter(move |m| m.provider == provider)
+    }
+}
+
+/// A pattern covers an id it prefixes up to a boundary: `o3` covers `o3-mini-2025-01-31` and
+/// `qwen3` covers `qwen3:8b`, but `o3` does not cover `o30` or `o3/med`.
+fn pattern_matches(pattern: &str, id: &str) -> bool {
+    id.strip_prefix(pattern)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.', ':', '@', '_']))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// Every provider of wire-formats.md.
+    const PROVIDERS: [&str; 13] = [
+        "anthropic",
+        "openai",
+        "google",
+        "deepseek",
+        "moonshot",
+        "qwen",
+        "minimax",
+        "xai",
+        "zai",
+        "openrouter",
+        "ollama",
+        "llamacpp",
+        "lmstudio",
+    ];
+
+    #[test]
+    fn the_embedded_catalog_is_consistent() {
+        let catalog = Catalog::builtin();
+        let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, PROVIDERS);
+        let mut seen = HashSet::new();
+        for m in &catalog.models {
+            let at = format!("{}/{}", m.provider, m.pattern);
+            assert!(ids.contains(&m.provider.as_str()), "{at}: provider exists");
+            assert!(
+                seen.insert((m.provider.clone(), m.pattern.clone())),
+                "{at}: pattern unique"
+            );
+            assert_eq!(
+                m.pattern,
+                m.pattern.to_ascii_lowercase(),
+                "{at}: patterns are lowercase"
+            );
+            assert!(
+                m.max_output <= m.context_window,
+                "{at}: output fits the window"
+            );
+            match &m.thinking {
+                Thinking::Budget { min, max, .. } => assert!(min <= max, "{at}"),
+                Thinking::Effort {
+                    values, default, ..
+                } => {
+                    assert!(values.contains(default), "{at}: default is accepted")
+                }
+                Thinking::Level { values, default } => {
+                    assert!(values.contains(default), "{at}: default is a level")
+                }
+                Thinking::Adaptive { efforts, .. } => assert!(!efforts.is_empty(), "{at}"),
+                Thinking::Toggle { .. } | Thinking::Always | Thinking::None => {}
+            }
+        }
+        for p in PROVIDERS {
+            assert!(catalog.models_of(p).next().is_some(), "{p} has models");
+        }
+    }
+
+    #[test]
+    fn the_longest_pattern_wins() {
+        let catalog = Catalog::builtin();
+        let table = [
+            ("gemini-2.5-flash-lite", "gemini-2.5-flash-lite"),
+            ("gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash"),
+            ("gpt-5.1-2025-11-13", "gpt-5.1"),
+            ("gpt-5-mini", "gpt-5-mini"),
+            ("o3-mini-2025-01-31", "o3-mini"),
+            ("o3-2025-04-16", "o3"),
+            ("claude-sonnet-4-20250514", "claude-sonnet-4"),
+            ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5"),
+            ("claude-3-7-sonnet-20250219", "claude-3-7-sonnet"),
+            ("MiniMax-M2", "minimax-m2"),
+            ("qwen3-max-2025-09-23", "qwen3-max"),
+        ];
+        for (id, pattern) in table {
+            let model = catalog.resolve(None, id).unwrap();
+            assert_eq!(model.pattern.as_deref(), Some(pattern), "{id}");
+            assert_eq!(model.id, id, "the id is sent as given");
+        }
+    }
+
+    #[test]
+    fn unknown_models_need_a_provider_and_get_its_generic_rule() {
+        let catalog = Catalog::builtin();
+        for not_a_match in ["mystery-7b", "o30", "o3/mediun", "gpt-5x"] {
+            assert!(catalog.resolve(None, not_a_match).is_err(), "{not_a_match}");
+        }
+        let err = catalog.resolve(None, "mystery-7b").unwrap_err();
+        assert!(err.to_string().contains("--provider"), "{err}");
+        let generic = catalog
+            .resolve(Some("anthropic"), "claude-future-9")
+            .unwrap();
+        assert!(generic.is_generic());
+        assert_eq!(generic.thinking.kind_name(), "budget");
+        let err = catalog.resolve(Some("acme"), "x").unwrap_err();
+        assert!(err.to_string().contains("anthropic, openai"), "{err}");
+        // A provider restricts the search: qwen3 is Ollama's when asked for there.
+        let local = catalog.resolve(Some("ollama"), "qwen3:8b").unwrap();
+        assert_eq!(local.provider.id, "ollama");
+    }
+}

@@ -1,0 +1,193 @@
+//! What a thinking choice turns into for one request.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::choice::Choice;
+use super::overrides::Caching;
+
+/// Which OpenAI-style API a request goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Api {
+    Chat,
+    Responses,
+}
+
+/// The request's endpoint family, as reported in a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Endpoint {
+    /// Anthropic Messages.
+    Messages,
+    /// OpenAI Chat Completions or a compatible server.
+    Chat,
+    /// OpenAI Responses.
+    Responses,
+    /// Gemini `generateContent`.
+    GenerateContent,
+    /// Ollama's native `/api/chat`.
+    OllamaChat,
+}
+
+/// Facts about the turn that change what is valid to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnContext {
+    /// The API the user asked for, where a provider has both; `None` picks the provider's best.
+    pub api: Option<Api>,
+    /// The conversation's cap on output tokens (`maxTokens`), if set.
+    pub max_output: Option<u32>,
+    /// Tokens already in the conversation (effective count, after stripping).
+    pub context_tokens: u64,
+    /// Cut budgets to 10,000 tokens when the context passes 150,000 (rules §3).
+    pub long_context_reduction: bool,
+    /// The request carries tools.
+    pub tools: bool,
+}
+
+impl Default for TurnContext {
+    fn default() -> Self {
+        Self {
+            api: None,
+            max_output: None,
+            context_tokens: 0,
+            long_context_reduction: true,
+            tools: false,
+        }
+    }
+}
+
+/// What the choice means for this model, in Ponder's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeaningKind {
+    Budget,
+    Adaptive,
+    Effort,
+    Level,
+    Disabled,
+    ProviderDefault,
+    Toggle,
+    Always,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Meaning {
+    pub kind: MeaningKind,
+    /// The budget the level stands for (before any cut to keep the request valid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u32>,
+    /// The effort, level or toggle value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+impl Meaning {
+    pub fn kind(kind: MeaningKind) -> Self {
+        Self {
+            kind,
+            tokens: None,
+            value: None,
+        }
+    }
+
+    pub fn tokens(kind: MeaningKind, tokens: u32) -> Self {
+        Self {
+            kind,
+            tokens: Some(tokens),
+            value: None,
+        }
+    }
+
+    pub fn value(kind: MeaningKind, value: impl Into<String>) -> Self {
+        Self {
+            kind,
+            tokens: None,
+            value: Some(value.into()),
+        }
+    }
+}
+
+/// The lines shown in the conversation when a model or level changes (seed 000).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Feedback {
+    /// `✓ Switched to Anthropic claude-sonnet-4-5`.
+    pub switched: String,
+    /// Each shown as `⚠ …`.
+    pub warnings: Vec<String>,
+    /// `Thinking: medium (43,008 tokens)`.
+    pub thinking: String,
+    /// Further lines, such as the recommended output buffer.
+    pub notes: Vec<String>,
+}
+
+impl Feedback {
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![self.switched.clone()];
+        lines.extend(self.warnings.iter().map(|w| format!("⚠ {w}")));
+        lines.push(self.thinking.clone());
+        lines.extend(self.notes.iter().cloned());
+        lines
+    }
+
+    /// The seed 000 layout: the headline, then each further line indented by two spaces.
+    pub fn text(&self) -> String {
+        self.lines().join("\n  ")
+    }
+}
+
+/// Everything a request needs from the reasoning engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub provider: String,
+    pub model: String,
+    pub api: Endpoint,
+    pub choice: Choice,
+    pub meaning: Meaning,
+    /// Fields to merge into the request body, exactly as sent.
+    pub request: Map<String, Value>,
+    /// Extra HTTP headers.
+    pub headers: BTreeMap<String, String>,
+    /// Body fields that must not be sent with this plan (e.g. `temperature` with Anthropic thinking).
+    pub omit: Vec<String>,
+    /// Whether the request must stream.
+    pub stream: bool,
+    pub caching: Caching,
+    pub feedback: Feedback,
+    pub warnings: Vec<String>,
+    /// The model is not in the catalog and its provider's generic rule was used.
+    pub generic: bool,
+}
+
+/// Formats a token count the way the feedback lines do: `43,008`.
+pub fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        for (n, text) in [
+            (0, "0"),
+            (999, "999"),
+            (1024, "1,024"),
+            (43008, "43,008"),
+            (1048576, "1,048,576"),
+        ] {
+            assert_eq!(thousands(n), text);
+        }
+    }
+}

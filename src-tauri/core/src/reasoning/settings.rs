@@ -1,0 +1,243 @@
+//! A conversation's reasoning settings (rules §5, seed 001), and named profiles of them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::choice::Choice;
+
+/// Which stored thoughts are kept when building the next request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StripFromContext {
+    All,
+    AllButLast,
+    #[default]
+    None,
+}
+
+/// How thoughts are sent back where they are sent: as the provider's native blocks, or in
+/// the OpenAI-compatible `reasoning_content` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ThoughtFormat {
+    Native,
+    #[default]
+    Field,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ReasoningSettings {
+    /// False sends no reasoning parameters, but thoughts a model returns are still kept.
+    pub enabled: bool,
+    pub include_in_context: bool,
+    pub include_in_response: bool,
+    pub format: ThoughtFormat,
+    pub strip_from_context: StripFromContext,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    pub choice: Choice,
+}
+
+/// Seed 001's defaults (REQ-THINK-006).
+impl Default for ReasoningSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            include_in_context: false,
+            include_in_response: true,
+            format: ThoughtFormat::Field,
+            strip_from_context: StripFromContext::None,
+            max_tokens: None,
+            choice: Choice::Default,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error("unknown reasoning setting {0:?}; settings are {SETTING_KEYS}")]
+    UnknownKey(String),
+    #[error("{key} cannot be {value:?}: {expected}")]
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+pub const SETTING_KEYS: &str =
+    "enabled, includeInContext, includeInResponse, format, stripFromContext, maxTokens, effort";
+
+impl ReasoningSettings {
+    /// Applies `/set reasoning.KEY VALUE` (seed 001); `KEY` may carry the `reasoning.` prefix.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
+        let key = key.strip_prefix("reasoning.").unwrap_or(key);
+        let bad = |expected: &'static str| SettingError::BadValue {
+            key: format!("reasoning.{key}"),
+            value: value.to_owned(),
+            expected,
+        };
+        let flag = |v: &str| match v.to_ascii_lowercase().as_str() {
+            "true" | "on" | "yes" => Some(true),
+            "false" | "off" | "no" => Some(false),
+            _ => None,
+        };
+        match key {
+            "enabled" => self.enabled = flag(value).ok_or_else(|| bad("true or false"))?,
+            "includeInContext" => {
+                self.include_in_context = flag(value).ok_or_else(|| bad("true or false"))?
+            }
+            "includeInResponse" => {
+                self.include_in_response = flag(value).ok_or_else(|| bad("true or false"))?
+            }
+            "format" => {
+                self.format = match value {
+                    "native" => ThoughtFormat::Native,
+                    "field" => ThoughtFormat::Field,
+                    _ => return Err(bad("native or field")),
+                }
+            }
+            "stripFromContext" => {
+                self.strip_from_context = match value {
+                    "all" => StripFromContext::All,
+                    "allButLast" => StripFromContext::AllButLast,
+                    "none" => StripFromContext::None,
+                    _ => return Err(bad("all, allButLast or none")),
+                }
+            }
+            "maxTokens" => {
+                self.max_tokens = match value {
+                    "unset" | "none" | "default" => None,
+                    digits => Some(
+                        digits
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|n| *n > 0)
+                            .ok_or_else(|| bad("a number of tokens above zero, or unset"))?,
+                    ),
+                }
+            }
+            "effort" | "choice" | "level" => {
+                self.choice = value
+                    .parse()
+                    .map_err(|_| bad("default, off, minimal, low, medium, high, max or a budget"))?
+            }
+            _ => return Err(SettingError::UnknownKey(key.to_owned())),
+        }
+        Ok(())
+    }
+}
+
+/// Named sets of reasoning settings (`/profile save NAME`, `/profile load NAME`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Profiles(BTreeMap<String, ReasoningSettings>);
+
+impl Profiles {
+    pub fn save(&mut self, name: &str, settings: &ReasoningSettings) {
+        self.0.insert(name.to_owned(), settings.clone());
+    }
+
+    pub fn load(&self, name: &str) -> Option<&ReasoningSettings> {
+        self.0.get(name)
+    }
+
+    pub fn delete(&mut self, name: &str) -> bool {
+        self.0.remove(name).is_some()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_seed_001() {
+        let s = ReasoningSettings::default();
+        assert!(s.enabled, "REQ-THINK-006.1");
+        assert!(!s.include_in_context, "REQ-THINK-006.2");
+        assert!(s.include_in_response, "REQ-THINK-006.3");
+        assert_eq!(s.format, ThoughtFormat::Field, "REQ-THINK-006.4");
+        assert_eq!(
+            s.strip_from_context,
+            StripFromContext::None,
+            "REQ-THINK-006.5"
+        );
+        assert_eq!(s.max_tokens, None);
+        assert_eq!(s.choice, Choice::Default);
+    }
+
+    #[test]
+    fn serde_round_trip_in_camel_case() {
+        let mut s = ReasoningSettings::default();
+        s.set("reasoning.stripFromContext", "allButLast").unwrap();
+        s.set("reasoning.maxTokens", "32000").unwrap();
+        s.set("reasoning.effort", "med").unwrap();
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "enabled": true, "includeInContext": false, "includeInResponse": true,
+                "format": "field", "stripFromContext": "allButLast", "maxTokens": 32000,
+                "choice": "medium"
+            })
+        );
+        assert_eq!(
+            serde_json::from_value::<ReasoningSettings>(json).unwrap(),
+            s
+        );
+        // Missing fields take the defaults, so settings from an older Ponder still load.
+        let old: ReasoningSettings = serde_json::from_str(r#"{"includeInContext":true}"#).unwrap();
+        assert!(old.include_in_context && old.enabled);
+    }
+
+    #[test]
+    fn set_accepts_the_seed_001_commands_and_rejects_the_rest() {
+        let mut s = ReasoningSettings::default();
+        for (key, value) in [
+            ("reasoning.includeInContext", "true"),
+            ("reasoning.includeInResponse", "false"),
+            ("reasoning.effort", "minimal"),
+            ("reasoning.maxTokens", "8000"),
+            ("reasoning.format", "native"),
+            ("reasoning.stripFromContext", "all"),
+            ("reasoning.enabled", "false"),
+        ] {
+            s.set(key, value)
+                .unwrap_or_else(|e| panic!("{key} {value}: {e}"));
+        }
+        assert!(s.include_in_context && !s.include_in_response && !s.enabled);
+        assert_eq!(s.choice, Choice::MINIMAL);
+        assert!(matches!(
+            s.set("reasoning.colour", "blue"),
+            Err(SettingError::UnknownKey(_))
+        ));
+        let err = s.set("reasoning.stripFromContext", "some").unwrap_err();
+        assert!(err.to_string().contains("all, allButLast or none"), "{err}");
+        assert!(s.set("reasoning.maxTokens", "0").is_err());
+        s.set("reasoning.maxTokens", "unset").unwrap();
+        assert_eq!(s.max_tokens, None);
+    }
+
+    #[test]
+    fn profiles_save_load_delete() {
+        let mut profiles = Profiles::default();
+        let mut deep = ReasoningSettings::default();
+        deep.set("effort", "high").unwrap();
+        deep.set("includeInContext", "true").unwrap();
+        profiles.save("deep", &deep);
+        profiles.save("quick", &ReasoningSettings::default());
+        assert_eq!(profiles.load("deep"), Some(&deep));
+        assert_eq!(profiles.names().collect::<Vec<_>>(), ["deep", "quick"]);
+        let json = serde_json::to_string(&profiles).unwrap();
+        assert_eq!(serde_json::from_str::<Profiles>(&json).unwrap(), profiles);
+        assert!(profiles.delete("quick"));
+        assert!(!profiles.delete("quick"));
+    }
+}

@@ -1,0 +1,784 @@
+//! Table-driven tests of `translate` against the seeds' tables and examples.
+
+use serde_json::{Value, json};
+
+use super::catalog::{Catalog, ModelInfo, Thinking};
+use super::choice::{Choice, parse_model_choice};
+use super::overrides::Overrides;
+use super::plan::{Api, MeaningKind, Plan, TurnContext};
+use super::translate::translate;
+
+fn model(provider: Option<&str>, id: &str) -> ModelInfo {
+    Catalog::builtin()
+        .resolve(provider, id)
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+fn plan_with(
+    target: &str,
+    provider: Option<&str>,
+    overrides: &Overrides,
+    ctx: &TurnContext,
+) -> Plan {
+    let (id, choice) = parse_model_choice(target).unwrap();
+    translate(
+        choice.unwrap_or_default(),
+        &model(provider, &id),
+        overrides,
+        ctx,
+    )
+    .unwrap_or_else(|e| panic!("{target}: {e}"))
+}
+
+fn plan(target: &str) -> Plan {
+    plan_with(target, None, &Overrides::default(), &TurnContext::default())
+}
+
+fn chat(target: &str) -> Plan {
+    let ctx = TurnContext {
+        api: Some(Api::Chat),
+        ..TurnContext::default()
+    };
+    plan_with(target, None, &Overrides::default(), &ctx)
+}
+
+/// The request field at a JSON pointer such as `/thinking/budget_tokens` (null if absent).
+fn at<'a>(plan: &'a Plan, pointer: &str) -> &'a Value {
+    static NULL: Value = Value::Null;
+    let mut parts = pointer.trim_start_matches('/').split('/');
+    let first = parts.next().and_then(|key| plan.request.get(key));
+    parts
+        .fold(first, |value, key| value.and_then(|v| v.get(key)))
+        .unwrap_or(&NULL)
+}
+
+// ---- seed 000: Anthropic budgets ----
+
+#[test]
+fn seed_000_anthropic_budget_table() {
+    // (model/choice, what the level means, budget sent)
+    let table = [
+        ("claude-sonnet-4-5/minimal", 1024_u32, 1024_u32),
+        ("claude-sonnet-4-5/low", 22016, 22016),
+        ("claude-sonnet-4-5/med", 43008, 43008),
+        ("claude-sonnet-4-5/high", 64000, 60000),
+        ("claude-opus-4-5/low", 22016, 22016),
+        ("claude-opus-4-5/med", 43008, 43008),
+        ("claude-haiku-4-5/low", 11349, 11349),
+        ("claude-haiku-4-5/high", 32000, 32000),
+        ("claude-3-7-sonnet-20250219/med", 21674, 21674),
+        ("claude-3-7-sonnet-20250219/high", 32000, 32000),
+    ];
+    for (target, means, sent) in table {
+        let p = plan(target);
+        assert_eq!(p.meaning.kind, MeaningKind::Budget, "{target}");
+        assert_eq!(p.meaning.tokens, Some(means), "{target} means");
+        assert_eq!(at(&p, "/thinking/type"), "enabled", "{target}");
+        assert_eq!(at(&p, "/thinking/budget_tokens"), sent, "{target} sends");
+        let max_tokens = at(&p, "/max_tokens").as_u64().unwrap();
+        assert!(
+            u64::from(sent) < max_tokens,
+            "{target}: budget < max_tokens"
+        );
+        assert!(max_tokens <= 64000, "{target}: within the output limit");
+        assert!(
+            p.omit.contains(&"temperature".to_owned()),
+            "{target}: temperature unset"
+        );
+    }
+}
+
+#[test]
+fn anthropic_high_is_capped_to_leave_room_for_the_answer() {
+    let p = plan("claude-sonnet-4-5/high");
+    assert_eq!(at(&p, "/max_tokens"), 64000);
+    assert_eq!(
+        p.feedback.thinking,
+        "Thinking: high (64,000 tokens, capped to 60,000 to leave room for the answer)"
+    );
+}
+
+#[test]
+fn anthropic_off_sends_no_thinking_and_minimal_is_the_floor() {
+    // Rules §1 override seed 000 on purpose: off disables, minimal is 1,024.
+    let off = plan("claude-sonnet-4-5/off");
+    assert_eq!(off.meaning.kind, MeaningKind::Disabled);
+    assert!(off.request.get("thinking").is_none());
+    assert!(
+        off.request.contains_key("max_tokens"),
+        "max_tokens is always required"
+    );
+    assert_eq!(plan("claude-sonnet-4-5/minimal").meaning.tokens, Some(1024));
+}
+
+#[test]
+fn seed_000_feedback_lines() {
+    let table = [
+        (
+            plan("claude-sonnet-4-5/med"),
+            "✓ Switched to Anthropic claude-sonnet-4-5\n  Thinking: medium (43,008 tokens)",
+        ),
+        (
+            plan("gemini-2.5-pro/high"),
+            "✓ Switched to Google gemini-2.5-pro\n  Thinking: high (32,768 tokens)",
+        ),
+        (
+            plan("gemini-3-pro/none"),
+            "✓ Switched to Google gemini-3-pro\n  ⚠ This model does not support disabling thinking\n  Thinking: LOW level (minimum)",
+        ),
+        (
+            plan("o3/med"),
+            "✓ Switched to OpenAI o3 (Responses API)\n  Thinking: medium effort (~50% of output budget)\n  Recommended output buffer: 25,000 tokens",
+        ),
+        (
+            chat("o3-mini/none"),
+            "✓ Switched to OpenAI o3-mini\n  ⚠ This model does not support disabling thinking\n  Thinking: medium effort (default)",
+        ),
+    ];
+    for (p, want) in table {
+        assert_eq!(p.feedback.text(), want);
+    }
+}
+
+// ---- seed 000: Gemini ----
+
+#[test]
+fn seed_000_gemini_budget_table() {
+    let table = [
+        ("gemini-2.5-pro/low", 11008),
+        // Seed 000 prints 21,760 here, which is 2/3 × (max − min) without adding min; its own
+        // low figure (11,008 = 128 + 1/3 × 32,640) and formula give 128 + 21,760 = 21,888.
+        ("gemini-2.5-pro/med", 21888),
+        ("gemini-2.5-pro/high", 32768),
+        ("gemini-2.5-flash/low", 8192),
+        ("gemini-2.5-flash/med", 16384),
+        ("gemini-2.5-flash/high", 24576),
+        ("gemini-2.5-flash-lite/high", 24576),
+    ];
+    for (target, budget) in table {
+        let p = plan(target);
+        assert_eq!(
+            at(&p, "/generationConfig/thinkingConfig/thinkingBudget"),
+            budget,
+            "{target}"
+        );
+        assert_eq!(
+            at(&p, "/generationConfig/thinkingConfig/includeThoughts"),
+            true,
+            "{target}"
+        );
+        assert!(
+            at(&p, "/generationConfig/thinkingConfig/thinkingLevel").is_null(),
+            "{target}"
+        );
+    }
+}
+
+#[test]
+fn gemini_off_disables_flash_and_floors_pro() {
+    let flash = plan("gemini-2.5-flash/off");
+    assert_eq!(
+        at(&flash, "/generationConfig/thinkingConfig/thinkingBudget"),
+        0
+    );
+    assert!(flash.warnings.is_empty());
+    let pro = plan("gemini-2.5-pro/none");
+    assert_eq!(
+        at(&pro, "/generationConfig/thinkingConfig/thinkingBudget"),
+        128
+    );
+    assert_eq!(
+        pro.warnings,
+        ["This model does not support disabling thinking"]
+    );
+    // Flash-Lite picks the longer pattern, not Flash's range.
+    assert_eq!(
+        plan("gemini-2.5-flash-lite/minimal").meaning.tokens,
+        Some(512)
+    );
+}
+
+#[test]
+fn seed_000_gemini_3_uses_a_level_never_a_budget() {
+    let table = [
+        ("gemini-3-pro/none", "LOW"),
+        ("gemini-3-pro/low", "LOW"),
+        ("gemini-3-pro/med", "HIGH"),
+        ("gemini-3-pro/high", "HIGH"),
+        ("gemini-3-pro-preview/max", "HIGH"),
+        ("gemini-3-flash/minimal", "MINIMAL"),
+        ("gemini-3-flash/med", "MEDIUM"),
+        ("gemini-3.1-pro/minimal", "LOW"),
+    ];
+    for (target, level) in table {
+        let p = plan(target);
+        assert_eq!(
+            at(&p, "/generationConfig/thinkingConfig/thinkingLevel"),
+            level,
+            "{target}"
+        );
+        assert!(
+            at(&p, "/generationConfig/thinkingConfig/thinkingBudget").is_null(),
+            "{target}"
+        );
+        assert_eq!(
+            at(&p, "/generationConfig/thinkingConfig/includeThoughts"),
+            true
+        );
+    }
+}
+
+// ---- seed 000 + wire-formats: OpenAI ----
+
+#[test]
+fn openai_efforts_follow_each_models_accepted_set() {
+    let table = [
+        ("o3/low", "low"),
+        ("o3/med", "medium"),
+        ("o3/none", "medium"), // o-series cannot say none: the default, with a warning
+        ("o3/minimal", "low"),
+        ("o3/max", "high"),
+        ("o1/none", "medium"),
+        ("o3-mini/high", "high"),
+        ("o4-mini/low", "low"),
+        ("gpt-5/minimal", "minimal"),
+        ("gpt-5.1/minimal", "low"), // gpt-5.1 rejects minimal
+        ("gpt-5.1/none", "none"),
+        ("gpt-5.2/max", "xhigh"),
+        ("gpt-5-pro/low", "high"),
+    ];
+    for (target, effort) in table {
+        let p = chat(target);
+        assert_eq!(at(&p, "/reasoning_effort"), effort, "{target}");
+    }
+    assert_eq!(
+        chat("o3/none").warnings,
+        ["This model does not support disabling thinking"]
+    );
+    assert!(chat("gpt-5.1/none").warnings.is_empty());
+}
+
+#[test]
+fn openai_chat_and_responses_spell_effort_differently() {
+    let responses = plan("o3/high");
+    assert_eq!(
+        responses.request.get("reasoning"),
+        Some(&json!({"effort": "high", "summary": "auto"}))
+    );
+    assert_eq!(
+        responses.request.get("include"),
+        Some(&json!(["reasoning.encrypted_content"]))
+    );
+    assert!(responses.request.get("reasoning_effort").is_none());
+    let chat = chat("o3/high");
+    assert_eq!(chat.request.get("reasoning_effort"), Some(&json!("high")));
+    assert!(chat.request.get("reasoning").is_none());
+    // A model without reasoning gets nothing, and says so.
+    let gpt4o = plan("gpt-4o/high");
+    assert!(gpt4o.request.is_empty());
+    assert_eq!(gpt4o.warnings.len(), 1);
+}
+
+// ---- seed 004: custom budgets on models without budgets ----
+
+#[test]
+fn seed_004_budget_thresholds() {
+    let effort = [
+        ("gpt-5/3999", "minimal"),
+        ("gpt-5/4000", "low"),
+        ("gpt-5/15999", "low"),
+        ("gpt-5/16000", "medium"),
+        ("gpt-5/31999", "medium"),
+        ("gpt-5/32000", "high"),
+        ("o3/3000", "low"), // minimal is not among o3's efforts
+    ];
+    for (target, want) in effort {
+        assert_eq!(at(&chat(target), "/reasoning_effort"), want, "{target}");
+    }
+    for (target, want) in [("grok-3-mini/19999", "low"), ("grok-3-mini/20000", "high")] {
+        assert_eq!(at(&plan(target), "/reasoning_effort"), want, "{target}");
+    }
+    for (target, want) in [
+        ("gemini-3-pro/15999", "LOW"),
+        ("gemini-3-pro/16000", "HIGH"),
+    ] {
+        assert_eq!(
+            at(
+                &plan(target),
+                "/generationConfig/thinkingConfig/thinkingLevel"
+            ),
+            want,
+            "{target}"
+        );
+    }
+    let flash = plan("gemini-2.5-flash/30000");
+    assert_eq!(
+        at(&flash, "/generationConfig/thinkingConfig/thinkingBudget"),
+        24576,
+        "capped at the model's max"
+    );
+    let exact = plan("gemini-2.5-flash/12000");
+    assert_eq!(
+        at(&exact, "/generationConfig/thinkingConfig/thinkingBudget"),
+        12000
+    );
+}
+
+#[test]
+fn seed_004_vendor_quirks() {
+    let grok4 = plan("grok-4/20000");
+    assert!(
+        grok4.request.is_empty(),
+        "other Grok models strip the parameter"
+    );
+    assert!(grok4.omit.contains(&"reasoning_effort".to_owned()));
+    let reasoner = plan("deepseek-reasoner/high");
+    assert!(
+        reasoner.request.is_empty(),
+        "DeepSeek R1 returns 400 on reasoning parameters"
+    );
+    assert_eq!(reasoner.meaning.kind, MeaningKind::Always);
+    let minimax = plan("minimax-m2/5000");
+    assert_eq!(minimax.request.get("reasoning_split"), Some(&json!(true)));
+    let qwen = plan_with(
+        "qwen3-max/12000",
+        Some("qwen"),
+        &Overrides::default(),
+        &TurnContext::default(),
+    );
+    assert_eq!(qwen.request.get("enable_thinking"), Some(&json!(true)));
+    assert_eq!(qwen.request.get("thinking_budget"), Some(&json!(12000)));
+    assert!(qwen.stream, "DashScope thinking needs streaming");
+}
+
+#[test]
+fn compat_vendors_spell_their_own_knobs() {
+    let v4 = plan("deepseek-v4-pro/max");
+    assert_eq!(
+        v4.request.get("thinking"),
+        Some(&json!({"type": "enabled"}))
+    );
+    assert_eq!(v4.request.get("reasoning_effort"), Some(&json!("max")));
+    assert_eq!(
+        plan("deepseek-v4-pro/off").request.get("thinking"),
+        Some(&json!({"type": "disabled"}))
+    );
+    assert_eq!(
+        plan("kimi-k2.5/off").request.get("thinking"),
+        Some(&json!({"type": "disabled"}))
+    );
+    assert!(plan("kimi-k2-thinking/high").request.is_empty());
+    assert_eq!(
+        plan("glm-4.6/off").request.get("thinking"),
+        Some(&json!({"type": "disabled"}))
+    );
+    let ollama = plan_with(
+        "qwen3/high",
+        Some("ollama"),
+        &Overrides::default(),
+        &TurnContext::default(),
+    );
+    assert_eq!(ollama.request.get("think"), Some(&json!(true)));
+    let oss = plan_with(
+        "gpt-oss:20b/low",
+        Some("ollama"),
+        &Overrides::default(),
+        &TurnContext::default(),
+    );
+    assert_eq!(oss.request.get("think"), Some(&json!("low")));
+    let m2_off = plan("minimax-m2/off");
+    assert_eq!(
+        m2_off.warnings,
+        ["This model does not support disabling thinking"]
+    );
+}
+
+// ---- seed 002: overrides ----
+
+const SEED_002: &str = r#"{
+  "providers": {
+    "openai": { "reasoning": ["minimal", "low", "medium", "high"] },
+    "anthropic": {
+      "reasoning": [1024, 8000, 16000, 32000],
+      "reasoningAutoStreamLevel": "medium",
+      "models": { "claude-3-opus-20250514": { "reasoning": null } }
+    },
+    "google": { "models": { "gemini-2.5-pro": { "reasoning": [1024, 4096, 8192, 16384] } } }
+  }
+}"#;
+
+#[test]
+fn seed_002_overrides_beat_the_catalog() {
+    let overrides = Overrides::from_json(SEED_002).unwrap();
+    let ctx = TurnContext::default();
+    let low = plan_with("claude-sonnet-4-5/low", None, &overrides, &ctx);
+    assert_eq!(at(&low, "/thinking/budget_tokens"), 8000);
+    assert!(!low.stream, "below the auto-stream level");
+    let medium = plan_with("claude-sonnet-4-5/medium", None, &overrides, &ctx);
+    assert_eq!(at(&medium, "/thinking/budget_tokens"), 16000);
+    assert!(
+        medium.stream,
+        "reasoningAutoStreamLevel medium forces streaming"
+    );
+    let max = plan_with("claude-sonnet-4-5/max", None, &overrides, &ctx);
+    assert_eq!(
+        at(&max, "/thinking/budget_tokens"),
+        32000,
+        "max uses the last value"
+    );
+    let opus = plan_with(
+        "claude-3-opus-20250514/high",
+        Some("anthropic"),
+        &overrides,
+        &ctx,
+    );
+    assert_eq!(opus.meaning.kind, MeaningKind::Disabled);
+    assert!(opus.request.get("thinking").is_none());
+    let pro = plan_with("gemini-2.5-pro/medium", None, &overrides, &ctx);
+    assert_eq!(
+        at(&pro, "/generationConfig/thinkingConfig/thinkingBudget"),
+        8192
+    );
+    let flash = plan_with("gemini-2.5-flash/medium", None, &overrides, &ctx);
+    assert_eq!(
+        at(&flash, "/generationConfig/thinkingConfig/thinkingBudget"),
+        16384,
+        "built-in rule"
+    );
+    // `default` ignores overrides: unset preserves provider defaults.
+    let default = plan_with("claude-sonnet-4-5/default", None, &overrides, &ctx);
+    assert_eq!(default.meaning.kind, MeaningKind::ProviderDefault);
+    assert!(default.request.get("thinking").is_none());
+}
+
+#[test]
+fn seed_002_generic_ratios_for_unknown_models() {
+    let ctx = TurnContext {
+        max_output: Some(10_000),
+        ..TurnContext::default()
+    };
+    let none = Overrides::default();
+    for (choice, budget) in [
+        ("minimal", 1024),
+        ("low", 2000),
+        ("medium", 5000),
+        ("high", 8000),
+    ] {
+        let p = plan_with(
+            &format!("claude-future-9/{choice}"),
+            Some("anthropic"),
+            &none,
+            &ctx,
+        );
+        assert!(p.generic);
+        assert_eq!(p.meaning.tokens, Some(budget), "{choice}");
+        assert!(
+            p.warnings
+                .iter()
+                .any(|w| w.contains("thinking support unknown"))
+        );
+    }
+    // Google's bounds clamp the low end at 1,024.
+    let small = TurnContext {
+        max_output: Some(4_000),
+        ..TurnContext::default()
+    };
+    let p = plan_with("gemini-9-ultra/low", Some("google"), &none, &small);
+    assert_eq!(p.meaning.tokens, Some(1024));
+    // OpenAI-style providers forward the effort label.
+    let p = plan_with("o9/high", Some("openai"), &none, &ctx);
+    assert_eq!(at(&p, "/reasoning/effort"), "high");
+}
+
+// ---- long context ----
+
+#[test]
+fn long_context_reduces_the_budget_to_ten_thousand() {
+    let ctx = TurnContext {
+        context_tokens: 160_000,
+        ..TurnContext::default()
+    };
+    let p = plan_with("claude-sonnet-4-5/high", None, &Overrides::default(), &ctx);
+    assert_eq!(
+        p.meaning.tokens,
+        Some(64000),
+        "the level still means 64,000"
+    );
+    assert_eq!(at(&p, "/thinking/budget_tokens"), 10000);
+    assert!(
+        p.feedback.thinking.contains("reduced to 10,000"),
+        "{}",
+        p.feedback.thinking
+    );
+    let off = TurnContext {
+        long_context_reduction: false,
+        ..ctx
+    };
+    let p = plan_with("claude-sonnet-4-5/med", None, &Overrides::default(), &off);
+    assert_eq!(
+        at(&p, "/thinking/budget_tokens"),
+        36000,
+        "only the context window limits it"
+    );
+}
+
+// ---- adaptive ----
+
+#[test]
+fn anthropic_adaptive_models_get_effort_and_never_enabled() {
+    let p = plan("claude-opus-4-6/max");
+    assert_eq!(
+        p.request.get("thinking"),
+        Some(&json!({"type": "adaptive"}))
+    );
+    assert_eq!(at(&p, "/output_config/effort"), "max");
+    let p = plan("claude-opus-4-7/minimal");
+    assert_eq!(
+        p.request.get("thinking"),
+        Some(&json!({"type": "adaptive", "display": "summarized"}))
+    );
+    assert_eq!(at(&p, "/output_config/effort"), "low");
+    assert!(
+        plan("claude-opus-4-6/off")
+            .request
+            .get("thinking")
+            .is_none()
+    );
+    let p = plan("claude-sonnet-4-6/20000");
+    assert_eq!(at(&p, "/output_config/effort"), "medium");
+}
+
+// ---- every model × every choice ----
+
+fn sent_effort(p: &Plan) -> Option<String> {
+    let value = p
+        .request
+        .get("reasoning_effort")
+        .or_else(|| p.request.get("reasoning").and_then(|r| r.get("effort")))
+        .or_else(|| p.request.get("think").filter(|v| v.is_string()))
+        .or_else(|| p.request.get("output_config").and_then(|o| o.get("effort")))?;
+    value.as_str().map(str::to_owned)
+}
+
+#[test]
+fn every_model_and_choice_gives_a_valid_request() {
+    let catalog = Catalog::builtin();
+    let choices = Choice::NAMED
+        .into_iter()
+        .chain([500, 3_000, 12_000, 50_000, 200_000].map(Choice::Budget));
+    let contexts = [
+        TurnContext::default(),
+        TurnContext {
+            api: Some(Api::Chat),
+            ..TurnContext::default()
+        },
+        TurnContext {
+            max_output: Some(2_000),
+            ..TurnContext::default()
+        },
+        TurnContext {
+            max_output: Some(100_000),
+            context_tokens: 160_000,
+            tools: true,
+            ..TurnContext::default()
+        },
+    ];
+    let mut checked = 0;
+    for entry in &catalog.models {
+        let model = catalog
+            .resolve(Some(&entry.provider), &entry.pattern)
+            .unwrap();
+        for choice in choices.clone() {
+            for ctx in &contexts {
+                let p = translate(choice, &model, &Overrides::default(), ctx).unwrap();
+                let at = format!("{} {choice} {ctx:?}", entry.pattern);
+                check_valid(&model, choice, &p, &at);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "checked {checked} combinations");
+}
+
+fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
+    if choice == Choice::Default {
+        assert!(
+            [
+                "thinking",
+                "reasoning",
+                "reasoning_effort",
+                "think",
+                "enable_thinking",
+                "output_config"
+            ]
+            .iter()
+            .all(|k| !p.request.contains_key(*k)),
+            "{at}: default sends no reasoning parameter: {:?}",
+            p.request
+        );
+    }
+    match &model.thinking {
+        Thinking::Always => assert!(
+            p.request.keys().all(|k| k == "max_completion_tokens"
+                || k == "max_output_tokens"
+                || k == "options"),
+            "{at}: nothing for a model that always thinks: {:?}",
+            p.request
+        ),
+        Thinking::Effort { values, .. } => {
+            if let Some(effort) = sent_effort(p) {
+                assert!(
+                    values.iter().any(|v| v.as_str() == effort),
+                    "{at}: effort {effort} is one the model accepts ({values:?})"
+                );
+            }
+        }
+        Thinking::Adaptive { efforts, .. } => {
+            assert_ne!(
+                at_str(p, "thinking", "type"),
+                Some("enabled"),
+                "{at}: adaptive-only"
+            );
+            if let Some(effort) = sent_effort(p) {
+                assert!(
+                    efforts.iter().any(|v| v.as_str() == effort),
+                    "{at}: effort {effort}"
+                );
+            }
+        }
+        Thinking::Level { values, .. } => {
+            let config = p
+                .request
+                .get("generationConfig")
+                .and_then(|g| g.get("thinkingConfig"));
+            if let Some(config) = config {
+                assert!(
+                    config.get("thinkingBudget").is_none(),
+                    "{at}: no budget with a level"
+                );
+                let level = config["thinkingLevel"].as_str().unwrap();
+                assert!(
+                    values.iter().any(|v| v.wire() == level),
+                    "{at}: level {level} is one the model has"
+                );
+            }
+        }
+        Thinking::Budget {
+            min,
+            max,
+            can_disable,
+        } => {
+            if let Some(config) = p
+                .request
+                .get("generationConfig")
+                .and_then(|g| g.get("thinkingConfig"))
+            {
+                assert!(
+                    config.get("thinkingLevel").is_none(),
+                    "{at}: never a level with a budget"
+                );
+                if let Some(budget) = config.get("thinkingBudget").and_then(Value::as_u64) {
+                    let ok = (budget == 0 && *can_disable)
+                        || (u64::from(*min)..=u64::from(*max)).contains(&budget);
+                    assert!(ok, "{at}: budget {budget} within {min}–{max}");
+                }
+            }
+        }
+        Thinking::Toggle { .. } | Thinking::None => {}
+    }
+    if model.provider.id == "anthropic" {
+        let max_tokens = p.request.get("max_tokens").and_then(Value::as_u64);
+        assert!(
+            max_tokens.is_some(),
+            "{at}: Anthropic always needs max_tokens"
+        );
+        let max_tokens = max_tokens.unwrap();
+        assert!(
+            max_tokens <= u64::from(model.max_output),
+            "{at}: max_tokens within the model's limit"
+        );
+        if at_str(p, "thinking", "type") == Some("enabled") {
+            let budget = p.request["thinking"]["budget_tokens"].as_u64().unwrap();
+            assert!(budget >= 1024, "{at}: budget ≥ 1,024");
+            assert!(
+                budget < max_tokens,
+                "{at}: budget {budget} < max_tokens {max_tokens}"
+            );
+            assert!(p.omit.contains(&"temperature".to_owned()), "{at}");
+        }
+    }
+}
+
+fn at_str<'a>(p: &'a Plan, field: &str, key: &str) -> Option<&'a str> {
+    p.request.get(field)?.get(key)?.as_str()
+}
+
+// ---- seed 003: the picker lists only what a model supports ----
+
+fn available(target: &str) -> Vec<String> {
+    let (id, _) = parse_model_choice(target).unwrap();
+    super::levels::level_options(&model(None, &id))
+        .into_iter()
+        .filter(|o| o.available)
+        .map(|o| o.choice.to_string())
+        .collect()
+}
+
+#[test]
+fn seed_003_level_sets_come_from_the_model() {
+    // Opus 4.6+ adds max; Sonnet 4.5 tops out at high (max would be the same budget).
+    assert_eq!(
+        available("claude-opus-4-6"),
+        ["default", "off", "low", "medium", "high", "max"]
+    );
+    assert_eq!(
+        available("claude-sonnet-4-5"),
+        ["default", "off", "minimal", "low", "medium", "high"]
+    );
+    assert!(
+        available("gpt-4o").is_empty(),
+        "no thinking: the picker skips step two"
+    );
+    assert_eq!(available("o3"), ["default", "low", "medium", "high"]);
+    assert_eq!(available("gemini-3-pro"), ["default", "low", "high"]);
+    let labels: Vec<String> = super::levels::level_options(&model(None, "gemini-3-pro"))
+        .into_iter()
+        .map(|o| o.label)
+        .collect();
+    assert!(
+        labels.contains(&"off — not available, minimum is LOW".to_owned()),
+        "{labels:?}"
+    );
+    let sonnet: Vec<String> = super::levels::level_options(&model(None, "claude-sonnet-4-5"))
+        .into_iter()
+        .map(|o| o.label)
+        .collect();
+    assert!(
+        sonnet.contains(&"medium — 43,008 tokens".to_owned()),
+        "{sonnet:?}"
+    );
+    assert!(
+        sonnet.contains(&"max — same as high".to_owned()),
+        "{sonnet:?}"
+    );
+}
+
+#[test]
+fn seed_003_max_clamps_to_high_where_there_is_nothing_above() {
+    for target in ["o3/max", "claude-sonnet-4-5/max", "gemini-3-pro/max"] {
+        let p = plan(target);
+        assert!(
+            p.feedback
+                .notes
+                .iter()
+                .any(|n| n.starts_with("max is the same as")),
+            "{target}: {:?}",
+            p.feedback.notes
+        );
+    }
+    assert_eq!(at(&chat("o3/max"), "/reasoning_effort"), "high");
+    assert_eq!(
+        at(&plan("claude-opus-4-6/max"), "/output_config/effort"),
+        "max"
+    );
+}

@@ -1,0 +1,188 @@
+//! `ponder-cli translate` and `ponder-cli models`, run as a script would run them.
+
+use std::io::Write;
+use std::process::Output;
+
+use serde_json::Value;
+
+use super::ponder_cli;
+
+fn run(args: &[&str]) -> Output {
+    ponder_cli().args(args).output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+/// Exit status 2 and exactly one line on stderr.
+fn usage_error(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(out.stdout.is_empty());
+    err
+}
+
+#[test]
+fn translate_sonnet_medium_is_a_valid_43008_token_budget() {
+    let v = json(&["translate", "claude-sonnet-4-5/med"]);
+    assert_eq!(v["provider"], "anthropic");
+    assert_eq!(v["model"], "claude-sonnet-4-5");
+    assert_eq!(v["api"], "messages");
+    assert_eq!(v["choice"], "medium");
+    assert_eq!(v["meaning"]["kind"], "budget");
+    assert_eq!(v["meaning"]["tokens"], 43008);
+    let budget = v["request"]["thinking"]["budget_tokens"].as_u64().unwrap();
+    let max_tokens = v["request"]["max_tokens"].as_u64().unwrap();
+    assert_eq!(v["request"]["thinking"]["type"], "enabled");
+    assert_eq!(budget, 43008);
+    assert!(
+        budget < max_tokens && max_tokens <= 64000,
+        "{budget} < {max_tokens} ≤ 64000"
+    );
+    assert_eq!(
+        v["feedback"],
+        "✓ Switched to Anthropic claude-sonnet-4-5\n  Thinking: medium (43,008 tokens)"
+    );
+    assert_eq!(v["warnings"], serde_json::json!([]));
+    assert!(v["headers"].is_object() && v["stream"].is_boolean());
+}
+
+#[test]
+fn translate_takes_api_max_output_and_context() {
+    let chat = json(&["translate", "o3/high", "--api", "chat"]);
+    assert_eq!(chat["api"], "chat");
+    assert_eq!(chat["request"]["reasoning_effort"], "high");
+    let capped = json(&[
+        "translate",
+        "claude-sonnet-4-5/high",
+        "--max-output",
+        "20000",
+    ]);
+    assert_eq!(capped["request"]["max_tokens"], 20000);
+    assert_eq!(capped["request"]["thinking"]["budget_tokens"], 16000);
+    let long = json(&[
+        "translate",
+        "claude-sonnet-4-5/high",
+        "--context-tokens",
+        "170000",
+    ]);
+    assert_eq!(long["request"]["thinking"]["budget_tokens"], 10000);
+    let generic = json(&[
+        "translate",
+        "claude-future-9/low",
+        "--provider",
+        "anthropic",
+    ]);
+    assert_eq!(generic["generic"], true);
+}
+
+#[test]
+fn translate_reads_an_overrides_file() {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    write!(
+        file,
+        r#"{{"providers":{{"anthropic":{{"reasoning":[1024,8000,16000,32000],"reasoningAutoStreamLevel":"low"}}}}}}"#
+    )
+    .unwrap();
+    let path = file.path().to_str().unwrap();
+    let v = json(&["translate", "claude-sonnet-4-5/low", "--overrides", path]);
+    assert_eq!(v["request"]["thinking"]["budget_tokens"], 8000);
+    assert_eq!(v["stream"], true);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_clear_line() {
+    let err = usage_error(&["translate", "mystery-model/med"]);
+    assert!(
+        err.contains("unknown model \"mystery-model\"") && err.contains("--provider"),
+        "{err}"
+    );
+    let err = usage_error(&["translate", "o3/mediun"]);
+    assert!(
+        err.contains("\"mediun\"") && err.contains("minimal"),
+        "{err}"
+    );
+    let err = usage_error(&["translate", "o3/med", "--provider", "acme"]);
+    assert!(
+        err.contains("unknown provider") && err.contains("openai"),
+        "{err}"
+    );
+    let mut bad = tempfile::NamedTempFile::new().unwrap();
+    write!(bad, r#"{{"providers":{{"openai":{{"reasoning":[1,2]}}}}}}"#).unwrap();
+    let err = usage_error(&[
+        "translate",
+        "o3/med",
+        "--overrides",
+        bad.path().to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("overrides file") && err.contains("array of four"),
+        "{err}"
+    );
+    let err = usage_error(&[
+        "translate",
+        "o3/med",
+        "--overrides",
+        "/nonexistent/overrides.json",
+    ]);
+    assert!(err.contains("cannot read overrides file"), "{err}");
+}
+
+#[test]
+fn models_lists_every_provider_with_level_meanings() {
+    let list = json(&["models", "--json"]);
+    let list = list.as_array().unwrap();
+    let providers: std::collections::BTreeSet<&str> = list
+        .iter()
+        .map(|m| m["provider"].as_str().unwrap())
+        .collect();
+    for p in [
+        "anthropic",
+        "openai",
+        "google",
+        "deepseek",
+        "moonshot",
+        "qwen",
+        "minimax",
+        "xai",
+        "zai",
+        "openrouter",
+        "ollama",
+        "llamacpp",
+        "lmstudio",
+    ] {
+        assert!(providers.contains(p), "{p} is listed");
+    }
+    let sonnet = list
+        .iter()
+        .find(|m| m["model"] == "claude-sonnet-4-5")
+        .unwrap();
+    assert_eq!(sonnet["thinking"]["kind"], "budget");
+    let labels: Vec<&str> = sonnet["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"medium — 43,008 tokens"), "{labels:?}");
+
+    let text = run(&["models", "--provider", "google"]);
+    assert!(text.status.success());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.starts_with("Google (google)"), "{text}");
+    assert!(
+        text.contains("gemini-3-pro") && text.contains("high — 32,768 tokens"),
+        "{text}"
+    );
+    let err = usage_error(&["models", "--provider", "acme"]);
+    assert!(err.contains("unknown provider"), "{err}");
+}
