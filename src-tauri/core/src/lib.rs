@@ -2,7 +2,10 @@
 //! with no dependency on Tauri so that the CLI and the tests share it with the app.
 
 pub mod about;
+pub mod chat;
+pub mod draft;
 pub mod paths;
+pub mod providers;
 pub mod reasoning;
 
 pub use about::About;

@@ -10,6 +10,7 @@ pub mod levels;
 pub mod overrides;
 pub mod plan;
 pub mod settings;
+pub mod think_tags;
 pub mod translate;
 
 pub use catalog::{Catalog, LookupError, ModelInfo};

@@ -1,0 +1,218 @@
+//! Neutral chat types: what a conversation holds and what a stream says, whatever the provider.
+//!
+//! An assistant message is ordered parts (text, thinking blocks, tool calls) for display and
+//! export, plus an opaque `Replay` of the provider-native turn, tagged with its origin and only
+//! ever sent back to that same provider and model.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::providers::error::ProviderError;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+/// Which field or form a thought arrived in; needed to send it back the way it came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThoughtSource {
+    /// Anthropic `thinking` / `redacted_thinking` blocks.
+    Thinking,
+    /// OpenAI-compatible `reasoning_content` (DeepSeek, Kimi, Qwen, GLM, xAI, llama.cpp).
+    ReasoningContent,
+    /// `reasoning` (OpenRouter, Ollama's /v1, vLLM) or Ollama's native `thinking`.
+    Reasoning,
+    /// OpenRouter / MiniMax `reasoning_details`.
+    ReasoningDetails,
+    /// OpenAI Responses reasoning summary.
+    Summary,
+    /// OpenAI Responses raw `reasoning_text` (open models behind Responses servers).
+    ReasoningText,
+    /// Gemini `thought: true` parts.
+    Thought,
+    /// Inline `<think>…</think>` in the content.
+    ThinkTag,
+}
+
+impl ThoughtSource {
+    /// Whether the provider returns a summary written by another model rather than the thoughts.
+    pub fn is_summary(self) -> bool {
+        matches!(self, Self::Summary | Self::Thought)
+    }
+}
+
+/// One block of a model's thinking, with everything needed to show it and send it back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ThinkingBlock {
+    pub text: String,
+    pub source: Option<ThoughtSource>,
+    /// Anthropic's signature over the block (required to replay it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Anthropic `redacted_thinking.data`: encrypted thoughts with no readable text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<String>,
+    /// Provider-specific data the block came with (a Gemini `thoughtSignature`, a Responses
+    /// reasoning item with `encrypted_content`, OpenRouter `reasoning_details`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_data: Option<Value>,
+    /// Kept but not shown (e.g. the user hid it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_estimate: Option<u32>,
+}
+
+impl ThinkingBlock {
+    pub fn is_redacted(&self) -> bool {
+        self.redacted.is_some()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments as the provider sent them (JSON text).
+    pub arguments: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Part {
+    Text { text: String },
+    Thinking(ThinkingBlock),
+    ToolCall(ToolCall),
+}
+
+/// The provider-native assistant turn, kept verbatim for providers that need it back
+/// unchanged (signatures, encrypted reasoning, thought signatures on their parts).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replay {
+    pub provider: String,
+    pub model: String,
+    pub content: Value,
+}
+
+/// The provider and model that produced an assistant message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    pub provider: String,
+    pub model: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub parts: Vec<Part>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<Replay>,
+}
+
+impl Message {
+    pub fn user(text: impl Into<String>) -> Self {
+        Self {
+            role: Role::User,
+            parts: vec![Part::Text { text: text.into() }],
+            origin: None,
+            replay: None,
+        }
+    }
+
+    /// The visible text, parts joined in order.
+    pub fn text(&self) -> String {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn thinking(&self) -> impl Iterator<Item = &ThinkingBlock> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Thinking(block) => Some(block),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<u32>,
+    /// Output tokens including reasoning, as every provider but Gemini counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached: Option<u32>,
+}
+
+impl Usage {
+    /// Later reports win field by field (Anthropic sends input first and output last).
+    pub fn merge(&mut self, later: Usage) {
+        self.input = later.input.or(self.input);
+        self.output = later.output.or(self.output);
+        self.reasoning = later.reasoning.or(self.reasoning);
+        self.cached = later.cached.or(self.cached);
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StopReason {
+    End,
+    /// The output cap was reached; `while_thinking` when no answer had started.
+    MaxTokens {
+        while_thinking: bool,
+    },
+    ToolUse,
+    Refusal,
+    ContentFilter,
+    Cancelled,
+    Other {
+        reason: String,
+    },
+}
+
+/// What a provider stream says, in Ponder's terms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChatEvent {
+    ThinkingStart {
+        source: ThoughtSource,
+    },
+    ThinkingDelta {
+        text: String,
+    },
+    /// Sets the signature of the open thinking block.
+    ThinkingSignature {
+        signature: String,
+    },
+    /// Attaches provider data to the open (or, if none is open, the last) thinking block.
+    ThinkingData {
+        data: Value,
+    },
+    /// A whole redacted block.
+    ThinkingRedacted {
+        data: String,
+    },
+    ThinkingEnd,
+    TextDelta {
+        text: String,
+    },
+    ToolCall(ToolCall),
+    Usage(Usage),
+    Stop(StopReason),
+    Error(ProviderError),
+}

@@ -1,0 +1,429 @@
+//! Anthropic Messages: Ponder's request to the wire, and the wire's events back to Ponder's.
+
+use serde_json::{Map, Value, json};
+
+use super::wire::{Delta, Response, StreamEvent, WireUsage};
+use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
+use crate::providers::error::{ProviderError, from_stream_error};
+
+/// A content block as it accumulates, kept in the provider's own shape for replay.
+#[derive(Debug)]
+struct Block {
+    raw: Map<String, Value>,
+    kind: BlockKind,
+    partial_json: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Thinking,
+    Redacted,
+    Text,
+    ToolUse,
+    Other,
+}
+
+/// Maps one Anthropic stream (or whole response) to neutral events.
+#[derive(Debug)]
+pub struct EventMapper {
+    provider: String,
+    model: String,
+    blocks: Vec<(usize, Block)>,
+    done: bool,
+}
+
+impl EventMapper {
+    pub fn new(provider: &str, model: &str) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            blocks: Vec::new(),
+            done: false,
+        }
+    }
+
+    /// One SSE `data:` payload.
+    pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
+        match serde_json::from_str::<StreamEvent>(data) {
+            Ok(event) => self.on_event(event, out),
+            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+                &self.provider,
+                format!(
+                    "unreadable event from the provider ({err}): {}",
+                    preview(data)
+                ),
+            ))),
+        }
+    }
+
+    fn on_event(&mut self, event: StreamEvent, out: &mut Vec<ChatEvent>) {
+        match event {
+            StreamEvent::MessageStart { message } => {
+                if let Some(model) = message.model {
+                    self.model = model;
+                }
+                if let Some(usage) = message.usage {
+                    out.push(ChatEvent::Usage(usage_of(usage)));
+                }
+            }
+            StreamEvent::ContentBlockStart {
+                index,
+                content_block,
+            } => {
+                self.start_block(index, content_block, out);
+            }
+            StreamEvent::ContentBlockDelta { index, delta } => self.delta(index, delta, out),
+            StreamEvent::ContentBlockStop { index } => self.stop_block(index, out),
+            StreamEvent::MessageDelta { delta, usage } => {
+                if let Some(usage) = usage {
+                    out.push(ChatEvent::Usage(usage_of(usage)));
+                }
+                if let Some(reason) = delta.stop_reason {
+                    out.push(ChatEvent::Stop(stop_reason(&reason)));
+                }
+            }
+            StreamEvent::MessageStop => self.done = true,
+            StreamEvent::Ping | StreamEvent::Unknown => {}
+            StreamEvent::Error { error } => {
+                out.push(ChatEvent::Error(from_stream_error(
+                    &self.provider,
+                    &json!({ "error": error }),
+                )));
+            }
+        }
+    }
+
+    fn start_block(&mut self, index: usize, content_block: Value, out: &mut Vec<ChatEvent>) {
+        let Value::Object(raw) = content_block else {
+            return;
+        };
+        let kind = match raw.get("type").and_then(Value::as_str) {
+            Some("thinking") => BlockKind::Thinking,
+            Some("redacted_thinking") => BlockKind::Redacted,
+            Some("text") => BlockKind::Text,
+            Some("tool_use") => BlockKind::ToolUse,
+            _ => BlockKind::Other,
+        };
+        match kind {
+            BlockKind::Thinking => {
+                out.push(ChatEvent::ThinkingStart {
+                    source: ThoughtSource::Thinking,
+                });
+                // A whole response carries its text in the start block; a stream starts empty.
+                if let Some(text) = raw
+                    .get("thinking")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                {
+                    out.push(ChatEvent::ThinkingDelta {
+                        text: text.to_owned(),
+                    });
+                }
+                if let Some(sig) = raw
+                    .get("signature")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                {
+                    out.push(ChatEvent::ThinkingSignature {
+                        signature: sig.to_owned(),
+                    });
+                }
+            }
+            BlockKind::Redacted => {
+                let data = raw.get("data").and_then(Value::as_str).unwrap_or_default();
+                out.push(ChatEvent::ThinkingRedacted {
+                    data: data.to_owned(),
+                });
+            }
+            BlockKind::Text => {
+                if let Some(text) = raw
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                {
+                    out.push(ChatEvent::TextDelta {
+                        text: text.to_owned(),
+                    });
+                }
+            }
+            BlockKind::ToolUse | BlockKind::Other => {}
+        }
+        self.blocks.push((
+            index,
+            Block {
+                raw,
+                kind,
+                partial_json: String::new(),
+            },
+        ));
+    }
+
+    fn block(&mut self, index: usize) -> Option<&mut Block> {
+        self.blocks
+            .iter_mut()
+            .rev()
+            .find(|(i, _)| *i == index)
+            .map(|(_, b)| b)
+    }
+
+    fn delta(&mut self, index: usize, delta: Delta, out: &mut Vec<ChatEvent>) {
+        let Some(block) = self.block(index) else {
+            return;
+        };
+        match delta {
+            Delta::ThinkingDelta { thinking } => {
+                append_str(&mut block.raw, "thinking", &thinking);
+                out.push(ChatEvent::ThinkingDelta { text: thinking });
+            }
+            Delta::SignatureDelta { signature } => {
+                // Assigned, not appended: the signature arrives whole before the block stops.
+                block
+                    .raw
+                    .insert("signature".into(), Value::String(signature.clone()));
+                out.push(ChatEvent::ThinkingSignature { signature });
+            }
+            Delta::TextDelta { text } => {
+                append_str(&mut block.raw, "text", &text);
+                out.push(ChatEvent::TextDelta { text });
+            }
+            Delta::InputJsonDelta { partial_json } => block.partial_json.push_str(&partial_json),
+            Delta::Other => {}
+        }
+    }
+
+    fn stop_block(&mut self, index: usize, out: &mut Vec<ChatEvent>) {
+        let Some(block) = self.block(index) else {
+            return;
+        };
+        match block.kind {
+            BlockKind::Thinking => out.push(ChatEvent::ThinkingEnd),
+            BlockKind::ToolUse => {
+                let input = if block.partial_json.trim().is_empty() {
+                    block.raw.get("input").cloned().unwrap_or_else(|| json!({}))
+                } else {
+                    serde_json::from_str(&block.partial_json)
+                        .unwrap_or(Value::String(block.partial_json.clone()))
+                };
+                block.raw.insert("input".into(), input.clone());
+                out.push(ChatEvent::ToolCall(ToolCall {
+                    id: str_field(&block.raw, "id"),
+                    name: str_field(&block.raw, "name"),
+                    arguments: input.to_string(),
+                }));
+            }
+            BlockKind::Other if !block.partial_json.trim().is_empty() => {
+                if let Ok(input) = serde_json::from_str::<Value>(&block.partial_json) {
+                    block.raw.insert("input".into(), input);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The assistant turn to send back verbatim: blocks in index order. A thinking block
+    /// whose signature never arrived (a cut stream) cannot be replayed and is left out.
+    pub fn finish(&mut self) -> Option<Replay> {
+        let mut blocks = std::mem::take(&mut self.blocks);
+        blocks.sort_by_key(|(i, _)| *i);
+        let content: Vec<Value> = blocks
+            .into_iter()
+            .filter(|(_, b)| {
+                b.kind != BlockKind::Thinking
+                    || b.raw
+                        .get("signature")
+                        .and_then(Value::as_str)
+                        .is_some_and(|s| !s.is_empty())
+            })
+            .map(|(_, b)| {
+                let mut raw = b.raw;
+                // Citations and other response-only fields are not accepted back.
+                if b.kind == BlockKind::Text {
+                    raw.retain(|k, _| k == "type" || k == "text");
+                }
+                Value::Object(raw)
+            })
+            .collect();
+        (!content.is_empty()).then(|| Replay {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            content: json!({ "role": "assistant", "content": content }),
+        })
+    }
+
+    /// Whether the stream said it was complete (`message_stop`).
+    pub fn completed(&self) -> bool {
+        self.done
+    }
+}
+
+/// A whole response, as the same events a stream would give.
+pub fn parse_response(
+    provider: &str,
+    model: &str,
+    body: &str,
+    out: &mut Vec<ChatEvent>,
+) -> Result<Option<Replay>, ProviderError> {
+    let response: Response = serde_json::from_str(body)
+        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let mut mapper = EventMapper::new(provider, response.model.as_deref().unwrap_or(model));
+    for (index, block) in response.content.into_iter().enumerate() {
+        mapper.start_block(index, block, out);
+        mapper.stop_block(index, out);
+    }
+    if let Some(usage) = response.usage {
+        out.push(ChatEvent::Usage(usage_of(usage)));
+    }
+    if let Some(reason) = response.stop_reason {
+        out.push(ChatEvent::Stop(stop_reason(&reason)));
+    }
+    mapper.done = true;
+    Ok(mapper.finish())
+}
+
+fn usage_of(usage: WireUsage) -> Usage {
+    Usage {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        reasoning: usage.output_tokens_details.and_then(|d| d.thinking_tokens),
+        cached: usage.cache_read_input_tokens,
+    }
+}
+
+fn stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "end_turn" | "stop_sequence" => StopReason::End,
+        "max_tokens" | "model_context_window_exceeded" => StopReason::MaxTokens {
+            while_thinking: false,
+        },
+        "tool_use" => StopReason::ToolUse,
+        "refusal" => StopReason::Refusal,
+        other => StopReason::Other {
+            reason: other.to_owned(),
+        },
+    }
+}
+
+fn append_str(raw: &mut Map<String, Value>, key: &str, piece: &str) {
+    match raw.get_mut(key) {
+        Some(Value::String(s)) => s.push_str(piece),
+        _ => {
+            raw.insert(key.into(), Value::String(piece.to_owned()));
+        }
+    }
+}
+
+fn str_field(raw: &Map<String, Value>, key: &str) -> String {
+    raw.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+pub(crate) fn preview(data: &str) -> String {
+    let mut end = data.len().min(120);
+    while !data.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < data.len() {
+        format!("{}…", &data[..end])
+    } else {
+        data.to_owned()
+    }
+}
+
+/// Ponder's request to the Messages API. Earlier assistant turns go back verbatim from their
+/// replay (thinking blocks with signatures) when the settings keep their thoughts or when the
+/// turn ended in a tool call, which the API requires; otherwise as their text only.
+pub fn to_wire(
+    input: crate::providers::request::WireInput<'_>,
+) -> crate::providers::request::WireRequest {
+    use crate::chat::{Part, Role};
+    use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
+    use crate::providers::request::{apply_plan, note, note_foreign};
+
+    let kept = kept_by_settings(input.history, input.settings);
+    let last_assistant = input
+        .history
+        .iter()
+        .rposition(|m| m.role == Role::Assistant);
+    let mut notices = Vec::new();
+    let mut messages = Vec::new();
+    for (i, message) in input.history.iter().enumerate() {
+        let content: Vec<Value> = match message.role {
+            Role::User => vec![json!({ "type": "text", "text": message.text() })],
+            Role::Assistant => {
+                let native = same_origin(message, input.model) && message.replay.is_some();
+                let required = Some(i) == last_assistant && is_tool_turn(message);
+                let has_thoughts = message.thinking().next().is_some();
+                note_foreign(&mut notices, message, input.model, kept[i] && !native);
+                if native && (kept[i] || required) {
+                    if required && !kept[i] && has_thoughts {
+                        note(
+                            &mut notices,
+                            "The thinking of the last tool-call turn was sent back: Anthropic requires it".to_owned(),
+                        );
+                    }
+                    replay_blocks(message, true)
+                } else if native {
+                    replay_blocks(message, false)
+                } else {
+                    message
+                        .parts
+                        .iter()
+                        .filter_map(|p| match p {
+                            Part::Text { text } if !text.is_empty() => {
+                                Some(json!({ "type": "text", "text": text }))
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                }
+            }
+        };
+        if content.is_empty() {
+            continue;
+        }
+        let role = match message.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        messages.push(json!({ "role": role, "content": content }));
+    }
+    if input.plan.caching == crate::reasoning::overrides::Caching::Full
+        && let Some(last) = messages.iter_mut().rev().find(|m| m["role"] == "user")
+        && let Some(Value::Object(block)) =
+            last["content"].as_array_mut().and_then(|c| c.last_mut())
+    {
+        block.insert("cache_control".into(), json!({ "type": "ephemeral" }));
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(input.model.id));
+    body.insert("max_tokens".into(), json!(input.model.max_output));
+    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
+        body.insert("system".into(), json!(system));
+    }
+    body.insert("messages".into(), Value::Array(messages));
+    body.insert("stream".into(), json!(true));
+    apply_plan(&mut body, input.plan);
+    crate::providers::request::WireRequest {
+        body: Value::Object(body),
+        notices,
+    }
+}
+
+/// The replayed content blocks of a turn, with or without its thinking blocks.
+fn replay_blocks(message: &crate::chat::Message, with_thinking: bool) -> Vec<Value> {
+    let Some(replay) = &message.replay else {
+        return Vec::new();
+    };
+    replay.content["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|block| {
+            let kind = block.get("type").and_then(Value::as_str).unwrap_or("");
+            with_thinking || !matches!(kind, "thinking" | "redacted_thinking")
+        })
+        .cloned()
+        .collect()
+}

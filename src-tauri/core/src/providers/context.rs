@@ -1,0 +1,121 @@
+//! Which stored thoughts go back to the provider: the conversation's settings first
+//! (`stripFromContext`, then `includeInContext`, seed 001), then the provider's own rules,
+//! which win where its API demands it — always with a notice, never silently.
+
+use crate::chat::{Message, Part, Role};
+use crate::reasoning::catalog::ModelInfo;
+use crate::reasoning::settings::{ReasoningSettings, StripFromContext};
+
+/// What the settings say about each message's thoughts (index-aligned with the history).
+pub fn kept_by_settings(history: &[Message], settings: &ReasoningSettings) -> Vec<bool> {
+    let last_assistant = history
+        .iter()
+        .rposition(|m| m.role == Role::Assistant && m.thinking().next().is_some());
+    history
+        .iter()
+        .enumerate()
+        .map(|(i, message)| {
+            if message.role != Role::Assistant {
+                return false;
+            }
+            let survives_strip = match settings.strip_from_context {
+                StripFromContext::None => true,
+                StripFromContext::All => false,
+                StripFromContext::AllButLast => Some(i) == last_assistant,
+            };
+            survives_strip && settings.include_in_context
+        })
+        .collect()
+}
+
+/// Whether a stored assistant message came from exactly this provider and model, so that
+/// its signatures and provider data mean something there.
+pub fn same_origin(message: &Message, model: &ModelInfo) -> bool {
+    message
+        .origin
+        .as_ref()
+        .is_some_and(|o| o.provider == model.provider.id && o.model.eq_ignore_ascii_case(&model.id))
+}
+
+/// An assistant message that ends in tool calls: providers that sign or encrypt reasoning
+/// need that turn's thoughts back unchanged.
+pub fn is_tool_turn(message: &Message) -> bool {
+    matches!(message.parts.last(), Some(Part::ToolCall(_)))
+}
+
+/// The concatenated thought text of a message (for `reasoning_content`-style fields).
+pub fn thought_text(message: &Message) -> String {
+    message
+        .thinking()
+        .filter(|b| !b.is_redacted())
+        .map(|b| b.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::{Part, ThinkingBlock};
+
+    fn turn(thought: &str, answer: &str) -> Message {
+        Message {
+            role: Role::Assistant,
+            parts: vec![
+                Part::Thinking(ThinkingBlock {
+                    text: thought.into(),
+                    ..ThinkingBlock::default()
+                }),
+                Part::Text {
+                    text: answer.into(),
+                },
+            ],
+            origin: None,
+            replay: None,
+        }
+    }
+
+    fn history() -> Vec<Message> {
+        vec![
+            Message::user("q1"),
+            turn("T1", "R1"),
+            Message::user("q2"),
+            turn("T2", "R2"),
+            Message::user("q3"),
+            turn("T3", "R3"),
+            Message::user("q4"),
+        ]
+    }
+
+    fn sent(strip: StripFromContext, include: bool) -> Vec<&'static str> {
+        let settings = ReasoningSettings {
+            strip_from_context: strip,
+            include_in_context: include,
+            ..ReasoningSettings::default()
+        };
+        let names = ["", "T1", "", "T2", "", "T3", ""];
+        kept_by_settings(&history(), &settings)
+            .into_iter()
+            .zip(names)
+            .filter(|(kept, _)| *kept)
+            .map(|(_, name)| name)
+            .collect()
+    }
+
+    /// Seed 001's examples, in order.
+    #[test]
+    fn seed_001_strip_then_include() {
+        assert_eq!(sent(StripFromContext::AllButLast, true), ["T3"]);
+        assert_eq!(
+            sent(StripFromContext::AllButLast, false),
+            Vec::<&str>::new()
+        );
+        assert_eq!(sent(StripFromContext::None, true), ["T1", "T2", "T3"]);
+        assert_eq!(sent(StripFromContext::All, true), Vec::<&str>::new());
+        assert_eq!(
+            sent(StripFromContext::None, false),
+            Vec::<&str>::new(),
+            "the default sends none"
+        );
+    }
+}

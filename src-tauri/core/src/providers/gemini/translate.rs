@@ -1,0 +1,285 @@
+//! Gemini `streamGenerateContent?alt=sse`: events back to Ponder's. Thought summaries are
+//! `thought: true` parts; `thoughtSignature` rides on parts (sometimes on a trailing part with
+//! empty text) and every part is kept as received for replay.
+
+use serde_json::{Map, Value, json};
+
+use super::wire::{Chunk, UsageMetadata};
+use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
+use crate::providers::error::{ProviderError, from_stream_error};
+
+#[derive(Debug)]
+pub struct EventMapper {
+    provider: String,
+    model: String,
+    parts: Vec<Map<String, Value>>,
+    thinking: bool,
+    done: bool,
+}
+
+impl EventMapper {
+    pub fn new(provider: &str, model: &str) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            parts: Vec::new(),
+            thinking: false,
+            done: false,
+        }
+    }
+
+    pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
+        match serde_json::from_str::<Chunk>(data) {
+            Ok(chunk) => self.on_chunk(chunk, out),
+            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+                &self.provider,
+                format!(
+                    "unreadable chunk from the provider ({err}): {}",
+                    crate::providers::anthropic::translate::preview(data)
+                ),
+            ))),
+        }
+    }
+
+    fn on_chunk(&mut self, chunk: Chunk, out: &mut Vec<ChatEvent>) {
+        if let Some(model) = chunk.model_version {
+            self.model = model;
+        }
+        if let Some(error) = chunk.error {
+            out.push(ChatEvent::Error(from_stream_error(
+                &self.provider,
+                &json!({ "error": error }),
+            )));
+            return;
+        }
+        let mut stop = None;
+        for candidate in chunk.candidates.into_iter().take(1) {
+            for part in candidate.content.map(|c| c.parts).unwrap_or_default() {
+                self.on_part(part, out);
+            }
+            if let Some(reason) = candidate.finish_reason {
+                stop = Some(stop_reason(&reason));
+            }
+        }
+        if let Some(usage) = chunk.usage_metadata {
+            out.push(ChatEvent::Usage(usage_of(usage)));
+        }
+        if let Some(feedback) = chunk.prompt_feedback
+            && let Some(reason) = feedback.get("blockReason").and_then(Value::as_str)
+        {
+            out.push(ChatEvent::Error(ProviderError::new(
+                &self.provider,
+                crate::providers::error::ErrorKind::BadRequest,
+                format!("Gemini blocked the prompt ({reason})"),
+            )));
+        }
+        if let Some(stop) = stop {
+            self.close_thinking(out);
+            out.push(ChatEvent::Stop(stop));
+            self.done = true;
+        }
+    }
+
+    fn on_part(&mut self, part: Map<String, Value>, out: &mut Vec<ChatEvent>) {
+        let is_thought = part.get("thought").and_then(Value::as_bool) == Some(true);
+        let text = part.get("text").and_then(Value::as_str).unwrap_or("");
+        let signature = part.get("thoughtSignature").and_then(Value::as_str);
+        if is_thought {
+            if !self.thinking {
+                self.thinking = true;
+                out.push(ChatEvent::ThinkingStart {
+                    source: ThoughtSource::Thought,
+                });
+            }
+            if !text.is_empty() {
+                out.push(ChatEvent::ThinkingDelta {
+                    text: text.to_owned(),
+                });
+            }
+            if let Some(signature) = signature {
+                out.push(ChatEvent::ThinkingData {
+                    data: json!({ "thoughtSignature": signature }),
+                });
+            }
+        } else if let Some(call) = part.get("functionCall") {
+            self.close_thinking(out);
+            out.push(ChatEvent::ToolCall(ToolCall {
+                id: call
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                name: call
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                arguments: call
+                    .get("args")
+                    .cloned()
+                    .unwrap_or_else(|| json!({}))
+                    .to_string(),
+            }));
+        } else if !text.is_empty() {
+            self.close_thinking(out);
+            out.push(ChatEvent::TextDelta {
+                text: text.to_owned(),
+            });
+        }
+        self.keep(part);
+    }
+
+    /// Keeps part boundaries as received, except that consecutive unsigned text pieces of the
+    /// same kind are joined (a stream splits one part into many chunks). A signed part is
+    /// never merged with another, as Gemini's docs require.
+    fn keep(&mut self, part: Map<String, Value>) {
+        let mergeable = |p: &Map<String, Value>| {
+            p.contains_key("text")
+                && !p.contains_key("thoughtSignature")
+                && p.keys().all(|k| k == "text" || k == "thought")
+        };
+        if mergeable(&part)
+            && let Some(last) = self.parts.last_mut()
+            && mergeable(last)
+            && last.get("thought") == part.get("thought")
+        {
+            let piece = part.get("text").and_then(Value::as_str).unwrap_or("");
+            if let Some(Value::String(text)) = last.get_mut("text") {
+                text.push_str(piece);
+            }
+            return;
+        }
+        self.parts.push(part);
+    }
+
+    fn close_thinking(&mut self, out: &mut Vec<ChatEvent>) {
+        if self.thinking {
+            self.thinking = false;
+            out.push(ChatEvent::ThinkingEnd);
+        }
+    }
+
+    pub fn finish(&mut self, out: &mut Vec<ChatEvent>) -> Option<Replay> {
+        self.close_thinking(out);
+        (!self.parts.is_empty()).then(|| Replay {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            content: json!({ "role": "model", "parts": self.parts }),
+        })
+    }
+
+    pub fn completed(&self) -> bool {
+        self.done
+    }
+}
+
+/// A whole response, as the same events a stream would give.
+pub fn parse_response(
+    provider: &str,
+    model: &str,
+    body: &str,
+    out: &mut Vec<ChatEvent>,
+) -> Result<Option<Replay>, ProviderError> {
+    let chunk: Chunk = serde_json::from_str(body)
+        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let mut mapper = EventMapper::new(provider, model);
+    let mut events = Vec::new();
+    mapper.on_chunk(chunk, &mut events);
+    // Close thinking before usage and the stop, as a stream would.
+    let (tail, body): (Vec<_>, Vec<_>) = events
+        .into_iter()
+        .partition(|e| matches!(e, ChatEvent::Stop(_) | ChatEvent::Usage(_)));
+    out.extend(body);
+    let replay = mapper.finish(out);
+    out.extend(tail);
+    Ok(replay)
+}
+
+fn usage_of(usage: UsageMetadata) -> Usage {
+    // Gemini counts thoughts apart from the answer; Ponder's output includes both.
+    let output = match (usage.candidates_token_count, usage.thoughts_token_count) {
+        (None, None) => None,
+        (c, t) => Some(c.unwrap_or(0) + t.unwrap_or(0)),
+    };
+    Usage {
+        input: usage.prompt_token_count,
+        output,
+        reasoning: usage.thoughts_token_count,
+        cached: usage.cached_content_token_count,
+    }
+}
+
+fn stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "STOP" => StopReason::End,
+        "MAX_TOKENS" => StopReason::MaxTokens {
+            while_thinking: false,
+        },
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            StopReason::ContentFilter
+        }
+        other => StopReason::Other {
+            reason: other.to_owned(),
+        },
+    }
+}
+
+/// Ponder's request to Gemini. A turn from the same model goes back with its parts as
+/// received, so every `thoughtSignature` stays on its part; thought summaries are sent only
+/// when the settings keep them. Turns from other models go back as text, without signatures.
+pub fn to_wire(
+    input: crate::providers::request::WireInput<'_>,
+) -> crate::providers::request::WireRequest {
+    use crate::chat::Role;
+    use crate::providers::context::{kept_by_settings, same_origin};
+    use crate::providers::request::{apply_plan, note_foreign};
+
+    let kept = kept_by_settings(input.history, input.settings);
+    let mut notices = Vec::new();
+    let mut contents = Vec::new();
+    for (i, message) in input.history.iter().enumerate() {
+        if message.role == Role::User {
+            contents.push(json!({ "role": "user", "parts": [{ "text": message.text() }] }));
+            continue;
+        }
+        let native = same_origin(message, input.model);
+        let parts: Vec<Value> = match message.replay.as_ref().filter(|_| native) {
+            Some(replay) => replay.content["parts"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|p| {
+                    kept[i]
+                        || p.get("thought").and_then(Value::as_bool) != Some(true)
+                        || p.get("thoughtSignature").is_some()
+                })
+                .cloned()
+                .collect(),
+            None => {
+                note_foreign(&mut notices, message, input.model, kept[i]);
+                let text = message.text();
+                if text.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![json!({ "text": text })]
+                }
+            }
+        };
+        if !parts.is_empty() {
+            contents.push(json!({ "role": "model", "parts": parts }));
+        }
+    }
+    let mut body = Map::new();
+    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
+        body.insert(
+            "systemInstruction".into(),
+            json!({ "parts": [{ "text": system }] }),
+        );
+    }
+    body.insert("contents".into(), Value::Array(contents));
+    apply_plan(&mut body, input.plan);
+    crate::providers::request::WireRequest {
+        body: Value::Object(body),
+        notices,
+    }
+}

@@ -1,0 +1,49 @@
+//! Serde mirror of Gemini `GenerateContentResponse` chunks, as far as Ponder reads them.
+//! <https://ai.google.dev/api/generate-content>
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Chunk {
+    #[serde(default)]
+    pub candidates: Vec<Candidate>,
+    #[serde(default)]
+    pub usage_metadata: Option<UsageMetadata>,
+    #[serde(default)]
+    pub model_version: Option<String>,
+    #[serde(default)]
+    pub prompt_feedback: Option<Value>,
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    #[serde(default)]
+    pub content: Option<Content>,
+    #[serde(default)]
+    pub finish_reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Content {
+    /// Each part stays a JSON object: its fields go back to Gemini exactly as they came.
+    #[serde(default)]
+    pub parts: Vec<serde_json::Map<String, Value>>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageMetadata {
+    #[serde(default)]
+    pub prompt_token_count: Option<u32>,
+    #[serde(default)]
+    pub candidates_token_count: Option<u32>,
+    #[serde(default)]
+    pub thoughts_token_count: Option<u32>,
+    #[serde(default)]
+    pub cached_content_token_count: Option<u32>,
+}

@@ -1,0 +1,181 @@
+//! Ollama's native `/api/chat` (and `/api/generate`): NDJSON lines back to Ponder's events.
+//! <https://docs.ollama.com/capabilities/thinking>
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, Usage};
+use crate::providers::error::{ProviderError, from_stream_error};
+
+#[derive(Debug, Deserialize)]
+struct Line {
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    message: Option<LineMessage>,
+    /// `/api/generate` puts the text at the top level.
+    #[serde(default)]
+    response: Option<String>,
+    #[serde(default)]
+    thinking: Option<String>,
+    #[serde(default)]
+    done: bool,
+    #[serde(default)]
+    done_reason: Option<String>,
+    #[serde(default)]
+    prompt_eval_count: Option<u32>,
+    #[serde(default)]
+    eval_count: Option<u32>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+struct LineMessage {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    thinking: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct EventMapper {
+    provider: String,
+    model: String,
+    content: String,
+    thinking: String,
+    thinking_open: bool,
+    done: bool,
+}
+
+impl EventMapper {
+    pub fn new(provider: &str, model: &str) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            content: String::new(),
+            thinking: String::new(),
+            thinking_open: false,
+            done: false,
+        }
+    }
+
+    /// One NDJSON line.
+    pub fn on_line(&mut self, line: &str, out: &mut Vec<ChatEvent>) {
+        let line: Line = match serde_json::from_str(line) {
+            Ok(line) => line,
+            Err(err) => {
+                out.push(ChatEvent::Error(ProviderError::decode(
+                    &self.provider,
+                    format!(
+                        "unreadable line from Ollama ({err}): {}",
+                        crate::providers::anthropic::translate::preview(line)
+                    ),
+                )));
+                return;
+            }
+        };
+        if let Some(error) = line.error {
+            let error = if error.is_string() {
+                json!({ "error": { "message": error } })
+            } else {
+                json!({ "error": error })
+            };
+            out.push(ChatEvent::Error(from_stream_error(&self.provider, &error)));
+            return;
+        }
+        if let Some(model) = line.model {
+            self.model = model;
+        }
+        let (text, thinking) = match line.message {
+            Some(message) => (message.content, message.thinking),
+            None => (line.response, line.thinking),
+        };
+        if let Some(thinking) = thinking.filter(|t| !t.is_empty()) {
+            if !self.thinking_open {
+                self.thinking_open = true;
+                out.push(ChatEvent::ThinkingStart {
+                    source: ThoughtSource::Reasoning,
+                });
+            }
+            self.thinking.push_str(&thinking);
+            out.push(ChatEvent::ThinkingDelta { text: thinking });
+        }
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
+            self.content.push_str(&text);
+            out.push(ChatEvent::TextDelta { text });
+        }
+        if line.done {
+            out.push(ChatEvent::Usage(Usage {
+                input: line.prompt_eval_count,
+                output: line.eval_count,
+                reasoning: None,
+                cached: None,
+            }));
+            let reason = match line.done_reason.as_deref() {
+                Some("length") => StopReason::MaxTokens {
+                    while_thinking: false,
+                },
+                Some("stop") | None => StopReason::End,
+                Some(other) => StopReason::Other {
+                    reason: other.to_owned(),
+                },
+            };
+            out.push(ChatEvent::Stop(reason));
+            self.done = true;
+        }
+    }
+
+    pub fn finish(&mut self) -> Option<Replay> {
+        let mut message = json!({ "role": "assistant", "content": self.content });
+        if !self.thinking.is_empty() {
+            message["thinking"] = json!(self.thinking);
+        }
+        Some(Replay {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            content: message,
+        })
+    }
+
+    pub fn completed(&self) -> bool {
+        self.done
+    }
+}
+
+/// Ponder's request to Ollama's `/api/chat`; kept thoughts go back in the `thinking` field.
+pub fn to_wire(
+    input: crate::providers::request::WireInput<'_>,
+) -> crate::providers::request::WireRequest {
+    use crate::chat::Role;
+    use crate::providers::context::{kept_by_settings, thought_text};
+    use crate::providers::request::apply_plan;
+
+    let kept = kept_by_settings(input.history, input.settings);
+    let mut messages = Vec::new();
+    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
+        messages.push(json!({ "role": "system", "content": system }));
+    }
+    for (i, message) in input.history.iter().enumerate() {
+        match message.role {
+            Role::User => messages.push(json!({ "role": "user", "content": message.text() })),
+            Role::Assistant => {
+                let mut out = json!({ "role": "assistant", "content": message.text() });
+                let thoughts = thought_text(message);
+                if kept[i] && !thoughts.is_empty() {
+                    out["thinking"] = json!(thoughts);
+                }
+                messages.push(out);
+            }
+        }
+    }
+    let mut body = serde_json::Map::new();
+    body.insert("model".into(), json!(input.model.id));
+    body.insert("messages".into(), Value::Array(messages));
+    body.insert("stream".into(), json!(true));
+    apply_plan(&mut body, input.plan);
+    crate::providers::request::WireRequest {
+        body: Value::Object(body),
+        notices: Vec::new(),
+    }
+}

@@ -1,0 +1,7 @@
+//! OpenAI Chat Completions, and every OpenAI-compatible vendor.
+//! <https://platform.openai.com/docs/api-reference/chat>
+
+pub mod translate;
+pub mod wire;
+
+pub use translate::{EventMapper, parse_response};

@@ -1,0 +1,485 @@
+//! OpenAI Chat Completions and every compatible vendor: events back to Ponder's.
+//!
+//! Reasoning arrives in whichever field the vendor uses: `reasoning_content` (DeepSeek, Kimi,
+//! Qwen, GLM, xAI, llama.cpp), `reasoning` (OpenRouter, Ollama's /v1, vLLM),
+//! `reasoning_details` (OpenRouter, MiniMax), Mistral's typed `thinking` parts, or inline
+//! `<think>` tags in the content.
+
+use serde_json::{Map, Value, json};
+
+use super::wire::{Chunk, Content, ContentPart, Delta, WireUsage};
+use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
+use crate::providers::error::{ProviderError, from_stream_error};
+use crate::reasoning::think_tags::{Segment, ThinkSplitter};
+
+#[derive(Debug, Default)]
+struct PendingCall {
+    id: String,
+    name: String,
+    arguments: String,
+}
+
+#[derive(Debug)]
+pub struct EventMapper {
+    provider: String,
+    model: String,
+    splitter: Option<ThinkSplitter>,
+    segments: Vec<Segment>,
+    /// The content exactly as received, think tags included (MiniMax wants it back verbatim).
+    content: String,
+    reasoning: String,
+    reasoning_source: Option<ThoughtSource>,
+    details: Vec<Value>,
+    calls: Vec<PendingCall>,
+    calls_sent: bool,
+    /// An encrypted reasoning piece arrived in the chunk being read.
+    encrypted: bool,
+    done: bool,
+}
+
+impl EventMapper {
+    /// `think_tags`: split inline `<think>` reasoning out of the content; `prefilled` when the
+    /// model's template opens the tag itself (R1-style output that starts inside reasoning).
+    pub fn new(provider: &str, model: &str, think_tags: bool, prefilled: bool) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            splitter: think_tags.then(|| ThinkSplitter::new("<think>", "</think>", prefilled)),
+            segments: Vec::new(),
+            content: String::new(),
+            reasoning: String::new(),
+            reasoning_source: None,
+            details: Vec::new(),
+            calls: Vec::new(),
+            calls_sent: false,
+            encrypted: false,
+            done: false,
+        }
+    }
+
+    pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return;
+        }
+        match serde_json::from_str::<Chunk>(data) {
+            Ok(chunk) => self.on_chunk(chunk, false, out),
+            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+                &self.provider,
+                format!(
+                    "unreadable chunk from the provider ({err}): {}",
+                    crate::providers::anthropic::translate::preview(data)
+                ),
+            ))),
+        }
+    }
+
+    fn on_chunk(&mut self, chunk: Chunk, whole: bool, out: &mut Vec<ChatEvent>) {
+        if let Some(model) = chunk.model.filter(|m| !m.is_empty()) {
+            self.model = model;
+        }
+        for choice in chunk.choices.into_iter().filter(|c| c.index == 0) {
+            if let Some(delta) = choice.delta.or(choice.message) {
+                self.on_delta(delta, whole, out);
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.flush_calls(out);
+                out.push(ChatEvent::Stop(stop_reason(&reason)));
+            }
+        }
+        if let Some(usage) = chunk.usage {
+            out.push(ChatEvent::Usage(usage_of(usage)));
+        }
+        if let Some(error) = chunk.error {
+            out.push(ChatEvent::Error(from_stream_error(
+                &self.provider,
+                &json!({ "error": error }),
+            )));
+        }
+    }
+
+    fn on_delta(&mut self, delta: Delta, whole: bool, out: &mut Vec<ChatEvent>) {
+        // Vendors that send both `reasoning` and `reasoning_details` repeat the same text;
+        // the plain field is the text, the details are kept for replay.
+        let details_text = delta
+            .reasoning_details
+            .as_ref()
+            .map(|d| self.merge_details(d, whole));
+        let reasoning = match (delta.reasoning_content, delta.reasoning) {
+            (Some(text), _) if !text.is_empty() => Some((text, ThoughtSource::ReasoningContent)),
+            (_, Some(text)) if !text.is_empty() => Some((text, ThoughtSource::Reasoning)),
+            _ => details_text
+                .filter(|t| !t.is_empty())
+                .map(|t| (t, ThoughtSource::ReasoningDetails)),
+        };
+        if let Some((text, source)) = reasoning {
+            self.think(source, text, out);
+        }
+        if std::mem::take(&mut self.encrypted) {
+            // Encrypted reasoning has no text to show, but it is a thought all the same.
+            if self.reasoning_source.is_none() {
+                self.reasoning_source = Some(ThoughtSource::ReasoningDetails);
+                out.push(ChatEvent::ThinkingStart {
+                    source: ThoughtSource::ReasoningDetails,
+                });
+            }
+            out.push(ChatEvent::ThinkingData {
+                data: json!({ "reasoning_details": self.details }),
+            });
+        }
+        match delta.content {
+            Some(Content::Text(text)) => self.content_text(&text, out),
+            Some(Content::Parts(parts)) => {
+                for part in parts {
+                    match part {
+                        ContentPart::Text { text } => self.content_text(&text, out),
+                        ContentPart::Thinking { thinking } => {
+                            let text: String = thinking.into_iter().map(|p| p.text).collect();
+                            self.think(ThoughtSource::Thinking, text, out);
+                        }
+                        ContentPart::Other => {}
+                    }
+                }
+            }
+            None => {}
+        }
+        if let Some(refusal) = delta.refusal.filter(|r| !r.is_empty()) {
+            self.content_text(&refusal, out);
+        }
+        for call in delta.tool_calls.into_iter().flatten() {
+            let index = call.index.unwrap_or(self.calls.len().saturating_sub(1));
+            while self.calls.len() <= index {
+                self.calls.push(PendingCall::default());
+            }
+            let pending = &mut self.calls[index];
+            if let Some(id) = call.id {
+                pending.id = id;
+            }
+            if let Some(function) = call.function {
+                if let Some(name) = function.name {
+                    pending.name.push_str(&name);
+                }
+                if let Some(arguments) = function.arguments {
+                    pending.arguments.push_str(&arguments);
+                }
+            }
+        }
+    }
+
+    fn think(&mut self, source: ThoughtSource, text: String, out: &mut Vec<ChatEvent>) {
+        if self.reasoning_source.is_none() {
+            self.reasoning_source = Some(source);
+            out.push(ChatEvent::ThinkingStart { source });
+        }
+        self.reasoning.push_str(&text);
+        out.push(ChatEvent::ThinkingDelta { text });
+    }
+
+    fn content_text(&mut self, text: &str, out: &mut Vec<ChatEvent>) {
+        if text.is_empty() {
+            return;
+        }
+        self.content.push_str(text);
+        match &mut self.splitter {
+            None => out.push(ChatEvent::TextDelta {
+                text: text.to_owned(),
+            }),
+            Some(splitter) => {
+                splitter.push(text, &mut self.segments);
+                self.emit_segments(out);
+            }
+        }
+    }
+
+    fn emit_segments(&mut self, out: &mut Vec<ChatEvent>) {
+        for segment in std::mem::take(&mut self.segments) {
+            match segment {
+                Segment::Reasoning(text) => self.think(ThoughtSource::ThinkTag, text, out),
+                Segment::Content(text) => out.push(ChatEvent::TextDelta { text }),
+            }
+        }
+    }
+
+    /// Merges `reasoning_details` pieces by `index` and `type`, concatenating text (or taking
+    /// the new suffix where a vendor repeats the whole text so far, as MiniMax does), and
+    /// returns the new reasoning text.
+    fn merge_details(&mut self, pieces: &[Value], whole: bool) -> String {
+        let mut new_text = String::new();
+        for piece in pieces {
+            let Value::Object(piece) = piece else {
+                continue;
+            };
+            let index = piece.get("index").and_then(Value::as_u64);
+            let kind = piece
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let text_key = if kind == "reasoning.summary" {
+                "summary"
+            } else {
+                "text"
+            };
+            let text = piece.get(text_key).and_then(Value::as_str).unwrap_or("");
+            let existing = self.details.iter_mut().find(|d| {
+                d.get("index").and_then(Value::as_u64) == index
+                    && d.get("type").and_then(Value::as_str) == Some(kind.as_str())
+            });
+            match existing {
+                Some(Value::Object(merged)) if !whole => {
+                    let so_far = merged
+                        .get(text_key)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    let suffix = match text.strip_prefix(so_far.as_str()) {
+                        Some(rest) if !so_far.is_empty() => rest,
+                        _ => text,
+                    };
+                    merged.insert(text_key.into(), Value::String(format!("{so_far}{suffix}")));
+                    new_text.push_str(suffix);
+                    for (key, value) in piece {
+                        let empty = value.is_null() || value.as_str().is_some_and(str::is_empty);
+                        if key != text_key && !empty {
+                            merged.insert(key.clone(), value.clone());
+                        }
+                    }
+                }
+                _ => {
+                    new_text.push_str(text);
+                    self.details.push(Value::Object(piece.clone()));
+                    if kind == "reasoning.encrypted" {
+                        self.encrypted = true;
+                    }
+                }
+            }
+        }
+        new_text
+    }
+
+    fn flush_calls(&mut self, out: &mut Vec<ChatEvent>) {
+        if self.calls_sent {
+            return;
+        }
+        self.calls_sent = true;
+        for call in &self.calls {
+            out.push(ChatEvent::ToolCall(ToolCall {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+            }));
+        }
+    }
+
+    /// Flushes what is held back and returns the assistant message as the vendor sent it.
+    pub fn finish(&mut self, out: &mut Vec<ChatEvent>) -> Option<Replay> {
+        if let Some(splitter) = &mut self.splitter {
+            splitter.finish(&mut self.segments);
+            self.emit_segments(out);
+        }
+        self.flush_calls(out);
+        let mut message = Map::new();
+        message.insert("role".into(), json!("assistant"));
+        message.insert("content".into(), json!(self.content));
+        if !self.reasoning.is_empty() && self.reasoning_source != Some(ThoughtSource::ThinkTag) {
+            message.insert("reasoning_content".into(), json!(self.reasoning));
+        }
+        if !self.details.is_empty() {
+            message.insert(
+                "reasoning_details".into(),
+                Value::Array(self.details.clone()),
+            );
+        }
+        if !self.calls.is_empty() {
+            let calls: Vec<Value> = self
+                .calls
+                .iter()
+                .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+                .collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        Some(Replay {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            content: Value::Object(message),
+        })
+    }
+
+    /// Whether the stream ended with `[DONE]`.
+    pub fn completed(&self) -> bool {
+        self.done
+    }
+}
+
+/// A whole response, as the same events a stream would give.
+pub fn parse_response(
+    provider: &str,
+    model: &str,
+    think_tags: bool,
+    prefilled: bool,
+    body: &str,
+    out: &mut Vec<ChatEvent>,
+) -> Result<Option<Replay>, ProviderError> {
+    let chunk: Chunk = serde_json::from_str(body)
+        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let mut mapper = EventMapper::new(provider, model, think_tags, prefilled);
+    let mut stops = Vec::new();
+    mapper.on_chunk(chunk, true, &mut stops);
+    // Usage and the stop reason come after the content, as they do in a stream.
+    let (tail, body): (Vec<_>, Vec<_>) = stops
+        .into_iter()
+        .partition(|e| matches!(e, ChatEvent::Stop(_) | ChatEvent::Usage(_)));
+    out.extend(body);
+    let replay = mapper.finish(out);
+    out.extend(tail);
+    mapper.done = true;
+    Ok(replay)
+}
+
+fn usage_of(usage: WireUsage) -> Usage {
+    let reasoning = usage
+        .completion_tokens_details
+        .and_then(|d| d.reasoning_tokens);
+    // Most vendors count reasoning inside completion tokens; xAI counts it apart, which shows
+    // as more reasoning than output. Ponder's output always includes reasoning.
+    let output = match (usage.completion_tokens, reasoning) {
+        (Some(output), Some(reasoning)) if reasoning > output => Some(output + reasoning),
+        (output, _) => output,
+    };
+    Usage {
+        input: usage.prompt_tokens,
+        output,
+        reasoning,
+        cached: usage
+            .prompt_tokens_details
+            .and_then(|d| d.cached_tokens)
+            .or(usage.prompt_cache_hit_tokens),
+    }
+}
+
+fn stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "stop" | "end_turn" | "eos" => StopReason::End,
+        "length" | "max_tokens" => StopReason::MaxTokens {
+            while_thinking: false,
+        },
+        "tool_calls" | "function_call" | "tool_use" => StopReason::ToolUse,
+        "content_filter" => StopReason::ContentFilter,
+        other => StopReason::Other {
+            reason: other.to_owned(),
+        },
+    }
+}
+
+/// Ponder's request to Chat Completions, with each vendor's rule for earlier reasoning:
+/// DeepSeek's reasoner never gets it back; DeepSeek V3.2+/V4, Kimi and GLM must get
+/// `reasoning_content` on tool-call turns; MiniMax wants its own message back verbatim;
+/// OpenRouter wants `reasoning_details` back unchanged.
+pub fn to_wire(
+    input: crate::providers::request::WireInput<'_>,
+) -> crate::providers::request::WireRequest {
+    use crate::chat::Role;
+    use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
+    use crate::providers::request::{apply_plan, note, note_foreign};
+    use crate::reasoning::catalog::Replay as Rule;
+
+    let kept = kept_by_settings(input.history, input.settings);
+    let rule = input.model.replay;
+    let mut notices = Vec::new();
+    let mut messages = Vec::new();
+    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
+        messages.push(json!({ "role": "system", "content": system }));
+    }
+    for (i, message) in input.history.iter().enumerate() {
+        if message.role == Role::User {
+            messages.push(json!({ "role": "user", "content": message.text() }));
+            continue;
+        }
+        let native = same_origin(message, input.model);
+        let replay = message
+            .replay
+            .as_ref()
+            .filter(|_| native)
+            .map(|r| &r.content);
+        let thoughts = thought_text(message);
+        let tool_turn = is_tool_turn(message);
+        let mut out = Map::new();
+        out.insert("role".into(), json!("assistant"));
+        let verbatim = rule == Rule::Verbatim && replay.is_some();
+        let content = match replay {
+            Some(r) if verbatim => r
+                .get("content")
+                .cloned()
+                .unwrap_or_else(|| json!(message.text())),
+            _ => json!(message.text()),
+        };
+        out.insert("content".into(), content);
+        if let Some(calls) = replay.and_then(|r| r.get("tool_calls")) {
+            out.insert("tool_calls".into(), calls.clone());
+        }
+        let wants = kept[i] && !thoughts.is_empty();
+        match rule {
+            Rule::NeverSend => {
+                if wants {
+                    note(
+                        &mut notices,
+                        format!(
+                            "{} rejects earlier reasoning, so it was left out",
+                            input.model.id
+                        ),
+                    );
+                }
+            }
+            Rule::ReasoningContentOnToolTurns => {
+                if (wants || tool_turn) && !thoughts.is_empty() && native {
+                    out.insert("reasoning_content".into(), json!(thoughts));
+                    if tool_turn && !kept[i] {
+                        note(
+                            &mut notices,
+                            format!(
+                                "Reasoning of tool-call turns was sent back: {} requires it",
+                                input.model.provider.name
+                            ),
+                        );
+                    }
+                } else {
+                    note_foreign(&mut notices, message, input.model, wants && !native);
+                }
+            }
+            Rule::ReasoningDetails => {
+                if let Some(details) = replay
+                    .and_then(|r| r.get("reasoning_details"))
+                    .filter(|_| wants || tool_turn)
+                {
+                    out.insert("reasoning_details".into(), details.clone());
+                } else {
+                    note_foreign(&mut notices, message, input.model, wants && !native);
+                }
+            }
+            Rule::Verbatim => {}
+            Rule::Optional
+            | Rule::SignedBlocks
+            | Rule::ReasoningItems
+            | Rule::ThoughtSignatures => {
+                // Plain text from any origin is fine as `reasoning_content` where the server reads it.
+                if wants
+                    && input.settings.format == crate::reasoning::settings::ThoughtFormat::Field
+                {
+                    out.insert("reasoning_content".into(), json!(thoughts));
+                }
+            }
+            Rule::None => {}
+        }
+        messages.push(Value::Object(out));
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(input.model.id));
+    body.insert("messages".into(), Value::Array(messages));
+    body.insert("stream".into(), json!(true));
+    body.insert("stream_options".into(), json!({ "include_usage": true }));
+    apply_plan(&mut body, input.plan);
+    crate::providers::request::WireRequest {
+        body: Value::Object(body),
+        notices,
+    }
+}

@@ -1,0 +1,122 @@
+//! Serde mirror of OpenAI Chat Completions chunks, with the reasoning fields the compatible
+//! vendors add (`reasoning_content`, `reasoning`, `reasoning_details`) and Mistral's typed
+//! content arrays.
+//! <https://platform.openai.com/docs/api-reference/chat/streaming>
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize)]
+pub struct Chunk {
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub choices: Vec<Choice>,
+    #[serde(default)]
+    pub usage: Option<WireUsage>,
+    /// OpenRouter reports upstream failures inside a 200 stream this way.
+    #[serde(default)]
+    pub error: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Choice {
+    #[serde(default)]
+    pub index: u32,
+    /// A streamed chunk's change.
+    #[serde(default)]
+    pub delta: Option<Delta>,
+    /// A whole response's message (same shape).
+    #[serde(default)]
+    pub message: Option<Delta>,
+    #[serde(default)]
+    pub finish_reason: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Delta {
+    #[serde(default)]
+    pub content: Option<Content>,
+    #[serde(default)]
+    pub reasoning_content: Option<String>,
+    #[serde(default)]
+    pub reasoning: Option<String>,
+    #[serde(default)]
+    pub reasoning_details: Option<Vec<Value>>,
+    #[serde(default)]
+    pub tool_calls: Option<Vec<ToolCallDelta>>,
+    #[serde(default)]
+    pub refusal: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Parts(Vec<ContentPart>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentPart {
+    Text {
+        text: String,
+    },
+    /// Mistral Magistral: `{"type":"thinking","thinking":[{"type":"text","text":…}]}`.
+    Thinking {
+        thinking: Vec<ThinkingPiece>,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ThinkingPiece {
+    #[serde(default)]
+    pub text: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ToolCallDelta {
+    #[serde(default)]
+    pub index: Option<usize>,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub function: Option<FunctionDelta>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct FunctionDelta {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub arguments: Option<String>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct WireUsage {
+    #[serde(default)]
+    pub prompt_tokens: Option<u32>,
+    #[serde(default)]
+    pub completion_tokens: Option<u32>,
+    #[serde(default)]
+    pub completion_tokens_details: Option<CompletionDetails>,
+    #[serde(default)]
+    pub prompt_tokens_details: Option<PromptDetails>,
+    /// DeepSeek's name for cached prompt tokens.
+    #[serde(default)]
+    pub prompt_cache_hit_tokens: Option<u32>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct CompletionDetails {
+    #[serde(default)]
+    pub reasoning_tokens: Option<u32>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct PromptDetails {
+    #[serde(default)]
+    pub cached_tokens: Option<u32>,
+}

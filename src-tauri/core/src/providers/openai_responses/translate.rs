@@ -1,0 +1,323 @@
+//! OpenAI Responses: events back to Ponder's. Reasoning comes as summary parts of a
+//! `reasoning` output item; the finished item (with `encrypted_content`) is taken from
+//! `response.output_item.done`, never from `added`, and kept for replay.
+
+use serde_json::{Map, Value, json};
+
+use super::wire::{ResponseTail, StreamEvent, WireUsage};
+use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
+use crate::providers::error::{ProviderError, from_stream_error};
+
+#[derive(Debug)]
+pub struct EventMapper {
+    provider: String,
+    model: String,
+    /// Finished output items in order, for replay.
+    items: Vec<Value>,
+    in_reasoning: bool,
+    summary_parts: u32,
+    done: bool,
+}
+
+impl EventMapper {
+    pub fn new(provider: &str, model: &str) -> Self {
+        Self {
+            provider: provider.to_owned(),
+            model: model.to_owned(),
+            items: Vec::new(),
+            in_reasoning: false,
+            summary_parts: 0,
+            done: false,
+        }
+    }
+
+    pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return;
+        }
+        match serde_json::from_str::<StreamEvent>(data) {
+            Ok(event) => self.on_event(event, out),
+            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+                &self.provider,
+                format!(
+                    "unreadable event from the provider ({err}): {}",
+                    crate::providers::anthropic::translate::preview(data)
+                ),
+            ))),
+        }
+    }
+
+    fn on_event(&mut self, event: StreamEvent, out: &mut Vec<ChatEvent>) {
+        match event {
+            StreamEvent::Created { response } => {
+                if let Some(model) = response.model {
+                    self.model = model;
+                }
+            }
+            StreamEvent::ItemAdded { item } => {
+                if item.get("type").and_then(Value::as_str) == Some("reasoning") {
+                    self.start_reasoning(out);
+                }
+            }
+            StreamEvent::SummaryPartAdded { summary_index } => {
+                // Each summary part is a paragraph of its own.
+                if summary_index > 0 || self.summary_parts > 0 {
+                    out.push(ChatEvent::ThinkingDelta {
+                        text: "\n\n".into(),
+                    });
+                }
+                self.summary_parts += 1;
+            }
+            StreamEvent::SummaryDelta { delta } | StreamEvent::ReasoningTextDelta { delta } => {
+                if !self.in_reasoning {
+                    self.start_reasoning(out);
+                }
+                out.push(ChatEvent::ThinkingDelta { text: delta });
+            }
+            StreamEvent::TextDelta { delta } | StreamEvent::RefusalDelta { delta } => {
+                out.push(ChatEvent::TextDelta { text: delta });
+            }
+            StreamEvent::ItemDone { item } => self.item_done(item, out),
+            StreamEvent::Completed { response } | StreamEvent::Incomplete { response } => {
+                self.finish_response(response, out);
+            }
+            StreamEvent::Failed { response } => {
+                let error = response
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| json!({"message": "the response failed"}));
+                out.push(ChatEvent::Error(from_stream_error(
+                    &self.provider,
+                    &json!({ "error": error }),
+                )));
+                self.done = true;
+            }
+            StreamEvent::Error { body } => {
+                let error = body.get("error").cloned().unwrap_or(body);
+                out.push(ChatEvent::Error(from_stream_error(
+                    &self.provider,
+                    &json!({ "error": error }),
+                )));
+            }
+            StreamEvent::Other => {}
+        }
+    }
+
+    fn start_reasoning(&mut self, out: &mut Vec<ChatEvent>) {
+        self.in_reasoning = true;
+        self.summary_parts = 0;
+        out.push(ChatEvent::ThinkingStart {
+            source: ThoughtSource::Summary,
+        });
+    }
+
+    fn item_done(&mut self, item: Value, out: &mut Vec<ChatEvent>) {
+        match item.get("type").and_then(Value::as_str) {
+            Some("reasoning") => {
+                if !self.in_reasoning {
+                    self.start_reasoning(out);
+                }
+                out.push(ChatEvent::ThinkingData { data: item.clone() });
+                out.push(ChatEvent::ThinkingEnd);
+                self.in_reasoning = false;
+            }
+            Some("function_call") => {
+                let text = |k: &str| {
+                    item.get(k)
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned()
+                };
+                out.push(ChatEvent::ToolCall(ToolCall {
+                    id: text("call_id"),
+                    name: text("name"),
+                    arguments: text("arguments"),
+                }));
+            }
+            _ => {}
+        }
+        self.items.push(item);
+    }
+
+    fn finish_response(&mut self, response: ResponseTail, out: &mut Vec<ChatEvent>) {
+        if let Some(model) = response.model {
+            self.model = model;
+        }
+        if let Some(usage) = response.usage {
+            out.push(ChatEvent::Usage(usage_of(usage)));
+        }
+        let reason = match response.status.as_deref() {
+            Some("incomplete") => {
+                let why = response
+                    .incomplete_details
+                    .as_ref()
+                    .and_then(|d| d.get("reason"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                if why == "content_filter" {
+                    StopReason::ContentFilter
+                } else {
+                    StopReason::MaxTokens {
+                        while_thinking: false,
+                    }
+                }
+            }
+            _ if self
+                .items
+                .iter()
+                .any(|i| i.get("type").and_then(Value::as_str) == Some("function_call")) =>
+            {
+                StopReason::ToolUse
+            }
+            _ => StopReason::End,
+        };
+        out.push(ChatEvent::Stop(reason));
+        self.done = true;
+    }
+
+    /// The output items in order, to pass back on later turns.
+    pub fn finish(&mut self) -> Option<Replay> {
+        (!self.items.is_empty()).then(|| Replay {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            content: json!({ "items": self.items }),
+        })
+    }
+
+    pub fn completed(&self) -> bool {
+        self.done
+    }
+}
+
+/// A whole response, as the same events a stream would give.
+pub fn parse_response(
+    provider: &str,
+    model: &str,
+    body: &str,
+    out: &mut Vec<ChatEvent>,
+) -> Result<Option<Replay>, ProviderError> {
+    let mut response: ResponseTail = serde_json::from_str(body)
+        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let mut mapper = EventMapper::new(provider, model);
+    if let Some(error) = response.error.clone().filter(|e| !e.is_null()) {
+        out.push(ChatEvent::Error(from_stream_error(
+            provider,
+            &json!({ "error": error }),
+        )));
+    }
+    for item in std::mem::take(&mut response.output) {
+        match item.get("type").and_then(Value::as_str) {
+            Some("reasoning") => {
+                mapper.start_reasoning(out);
+                let texts = item
+                    .get("summary")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .chain(
+                        item.get("content")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten(),
+                    )
+                    .filter_map(|p| p.get("text").and_then(Value::as_str));
+                for (i, text) in texts.enumerate() {
+                    if i > 0 {
+                        out.push(ChatEvent::ThinkingDelta {
+                            text: "\n\n".into(),
+                        });
+                    }
+                    out.push(ChatEvent::ThinkingDelta {
+                        text: text.to_owned(),
+                    });
+                }
+            }
+            Some("message") => {
+                for part in item
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let text = part
+                        .get("text")
+                        .or_else(|| part.get("refusal"))
+                        .and_then(Value::as_str);
+                    if let Some(text) = text {
+                        out.push(ChatEvent::TextDelta {
+                            text: text.to_owned(),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        mapper.item_done(item, out);
+    }
+    if response.status.is_some() || response.usage.is_some() {
+        mapper.finish_response(response, out);
+    }
+    Ok(mapper.finish())
+}
+
+fn usage_of(usage: WireUsage) -> Usage {
+    Usage {
+        input: usage.input_tokens,
+        output: usage.output_tokens,
+        reasoning: usage.output_tokens_details.and_then(|d| d.reasoning_tokens),
+        cached: usage.input_tokens_details.and_then(|d| d.cached_tokens),
+    }
+}
+
+/// Ponder's request to the Responses API. Nothing is stored on OpenAI's side (`store: false`),
+/// so earlier reasoning goes back as the finished reasoning items with `encrypted_content`,
+/// in order with the items that followed them — only to the model that wrote them.
+pub fn to_wire(
+    input: crate::providers::request::WireInput<'_>,
+) -> crate::providers::request::WireRequest {
+    use crate::chat::Role;
+    use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
+    use crate::providers::request::{apply_plan, note_foreign};
+
+    let kept = kept_by_settings(input.history, input.settings);
+    let mut notices = Vec::new();
+    let mut items = Vec::new();
+    for (i, message) in input.history.iter().enumerate() {
+        if message.role == Role::User {
+            items.push(json!({ "role": "user", "content": [{ "type": "input_text", "text": message.text() }] }));
+            continue;
+        }
+        let native = same_origin(message, input.model);
+        let replay_items = message
+            .replay
+            .as_ref()
+            .filter(|_| native)
+            .and_then(|r| r.content.get("items"))
+            .and_then(Value::as_array);
+        let with_reasoning = kept[i] || is_tool_turn(message);
+        match replay_items {
+            Some(list) if with_reasoning => items.extend(list.iter().cloned()),
+            _ => {
+                note_foreign(&mut notices, message, input.model, kept[i] && !native);
+                let text = message.text();
+                if !text.is_empty() {
+                    items.push(json!({ "role": "assistant", "content": text }));
+                }
+            }
+        }
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(input.model.id));
+    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
+        body.insert("instructions".into(), json!(system));
+    }
+    body.insert("input".into(), Value::Array(items));
+    body.insert("stream".into(), json!(true));
+    body.insert("store".into(), json!(false));
+    apply_plan(&mut body, input.plan);
+    crate::providers::request::WireRequest {
+        body: Value::Object(body),
+        notices,
+    }
+}

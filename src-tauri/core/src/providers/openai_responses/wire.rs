@@ -1,0 +1,89 @@
+//! Serde mirror of OpenAI Responses streaming events, as far as Ponder reads them.
+//! <https://platform.openai.com/docs/api-reference/responses-streaming>
+
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type")]
+pub enum StreamEvent {
+    #[serde(rename = "response.created")]
+    Created { response: ResponseHead },
+    #[serde(rename = "response.output_item.added")]
+    ItemAdded { item: Value },
+    #[serde(rename = "response.reasoning_summary_part.added")]
+    SummaryPartAdded {
+        #[serde(default)]
+        summary_index: u32,
+    },
+    #[serde(rename = "response.reasoning_summary_text.delta")]
+    SummaryDelta { delta: String },
+    #[serde(rename = "response.reasoning_text.delta")]
+    ReasoningTextDelta { delta: String },
+    #[serde(rename = "response.output_text.delta")]
+    TextDelta { delta: String },
+    #[serde(rename = "response.refusal.delta")]
+    RefusalDelta { delta: String },
+    #[serde(rename = "response.output_item.done")]
+    ItemDone { item: Value },
+    #[serde(rename = "response.completed")]
+    Completed { response: ResponseTail },
+    #[serde(rename = "response.incomplete")]
+    Incomplete { response: ResponseTail },
+    #[serde(rename = "response.failed")]
+    Failed { response: ResponseTail },
+    #[serde(rename = "error")]
+    Error {
+        #[serde(flatten)]
+        body: Value,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResponseHead {
+    #[serde(default)]
+    pub model: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ResponseTail {
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub incomplete_details: Option<Value>,
+    #[serde(default)]
+    pub error: Option<Value>,
+    #[serde(default)]
+    pub usage: Option<WireUsage>,
+    /// Present in whole (non-streamed) responses.
+    #[serde(default)]
+    pub output: Vec<Value>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct WireUsage {
+    #[serde(default)]
+    pub input_tokens: Option<u32>,
+    #[serde(default)]
+    pub output_tokens: Option<u32>,
+    #[serde(default)]
+    pub output_tokens_details: Option<OutputDetails>,
+    #[serde(default)]
+    pub input_tokens_details: Option<InputDetails>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct OutputDetails {
+    #[serde(default)]
+    pub reasoning_tokens: Option<u32>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+pub struct InputDetails {
+    #[serde(default)]
+    pub cached_tokens: Option<u32>,
+}

@@ -1,0 +1,90 @@
+//! Building a provider request from the conversation: the shared part of every protocol's
+//! `to_wire` (the input, merging the reasoning plan, notices), and the dispatch by protocol.
+
+use serde_json::{Map, Value};
+
+use crate::chat::Message;
+use crate::reasoning::catalog::{ModelInfo, Protocol};
+use crate::reasoning::plan::{Endpoint, Plan};
+use crate::reasoning::settings::ReasoningSettings;
+
+use super::{anthropic, gemini, ollama, openai_chat, openai_responses};
+
+/// Everything a protocol needs to write one request.
+#[derive(Debug, Clone, Copy)]
+pub struct WireInput<'a> {
+    pub model: &'a ModelInfo,
+    pub plan: &'a Plan,
+    pub settings: &'a ReasoningSettings,
+    pub system: Option<&'a str>,
+    /// The conversation, oldest first, ending with the user's new message.
+    pub history: &'a [Message],
+}
+
+/// A request body, and what the user should be told about how the history was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireRequest {
+    pub body: Value,
+    pub notices: Vec<String>,
+}
+
+pub fn to_wire(input: WireInput<'_>) -> WireRequest {
+    match (input.model.provider.protocol, input.plan.api) {
+        (Protocol::Anthropic, _) => anthropic::translate::to_wire(input),
+        (Protocol::Gemini, _) => gemini::translate::to_wire(input),
+        (Protocol::Ollama, _) => ollama::translate::to_wire(input),
+        (_, Endpoint::Responses) => openai_responses::translate::to_wire(input),
+        (Protocol::OpenaiChat | Protocol::OpenaiResponses, _) => {
+            openai_chat::translate::to_wire(input)
+        }
+    }
+}
+
+/// Merges the plan's fields into a body (objects merge key by key, so a plan's
+/// `generationConfig.thinkingConfig` joins the body's `generationConfig`) and removes the
+/// fields the plan says must not be sent.
+pub fn apply_plan(body: &mut Map<String, Value>, plan: &Plan) {
+    for (key, value) in &plan.request {
+        merge(body, key, value.clone());
+    }
+    for key in &plan.omit {
+        body.remove(key);
+    }
+}
+
+fn merge(body: &mut Map<String, Value>, key: &str, value: Value) {
+    match (body.get_mut(key), value) {
+        (Some(Value::Object(existing)), Value::Object(incoming)) => {
+            for (k, v) in incoming {
+                merge(existing, &k, v);
+            }
+        }
+        (_, value) => {
+            body.insert(key.to_owned(), value);
+        }
+    }
+}
+
+/// Tells the user when thoughts the settings wanted sent were left out because another
+/// model wrote them.
+pub fn note_foreign(notices: &mut Vec<String>, message: &Message, model: &ModelInfo, wanted: bool) {
+    if !wanted || message.thinking().next().is_none() {
+        return;
+    }
+    if let Some(origin) = &message.origin {
+        note(
+            notices,
+            format!(
+                "Thoughts from {}/{} were not sent to {}/{}: their signatures and data only work with the model that wrote them",
+                origin.provider, origin.model, model.provider.id, model.id
+            ),
+        );
+    }
+}
+
+/// Collects notices without repeating one.
+pub fn note(notices: &mut Vec<String>, notice: String) {
+    if !notices.contains(&notice) {
+        notices.push(notice);
+    }
+}

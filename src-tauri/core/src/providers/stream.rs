@@ -1,0 +1,129 @@
+//! Bytes of a provider response in, neutral events out: the framing (SSE or NDJSON) and the
+//! protocol's event mapper, joined. The HTTP layer feeds whatever chunks the network gives.
+
+use crate::chat::{ChatEvent, Replay, ThoughtSource};
+
+use super::ndjson::NdjsonDecoder;
+use super::sse::{SseDecoder, SseEvent};
+use super::{anthropic, gemini, ollama, openai_chat, openai_responses};
+
+/// A protocol's event mapper, chosen by a `match` rather than a trait object.
+#[derive(Debug)]
+pub enum Mapper {
+    Anthropic(anthropic::EventMapper),
+    OpenaiChat(openai_chat::EventMapper),
+    OpenaiResponses(openai_responses::EventMapper),
+    Gemini(gemini::EventMapper),
+    Ollama(ollama::EventMapper),
+}
+
+impl Mapper {
+    fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
+        match self {
+            Self::Anthropic(m) => m.on_data(data, out),
+            Self::OpenaiChat(m) => m.on_data(data, out),
+            Self::OpenaiResponses(m) => m.on_data(data, out),
+            Self::Gemini(m) => m.on_data(data, out),
+            Self::Ollama(m) => m.on_line(data, out),
+        }
+    }
+
+    fn finish(&mut self, out: &mut Vec<ChatEvent>) -> Option<Replay> {
+        match self {
+            Self::Anthropic(m) => m.finish(),
+            Self::OpenaiChat(m) => m.finish(out),
+            Self::OpenaiResponses(m) => m.finish(),
+            Self::Gemini(m) => m.finish(out),
+            Self::Ollama(m) => m.finish(),
+        }
+    }
+
+    /// Whether the stream said it was complete ([DONE], message_stop, a finish reason…).
+    pub fn completed(&self) -> bool {
+        match self {
+            Self::Anthropic(m) => m.completed(),
+            Self::OpenaiChat(m) => m.completed(),
+            Self::OpenaiResponses(m) => m.completed(),
+            Self::Gemini(m) => m.completed(),
+            Self::Ollama(m) => m.completed(),
+        }
+    }
+
+    /// What to call thoughts whose provider never named their source.
+    pub fn default_source(&self) -> ThoughtSource {
+        match self {
+            Self::Anthropic(_) => ThoughtSource::Thinking,
+            Self::OpenaiChat(_) => ThoughtSource::ReasoningContent,
+            Self::OpenaiResponses(_) => ThoughtSource::Summary,
+            Self::Gemini(_) => ThoughtSource::Thought,
+            Self::Ollama(_) => ThoughtSource::Reasoning,
+        }
+    }
+
+    fn framing(&self) -> Framing {
+        match self {
+            Self::Ollama(_) => Framing::Ndjson(NdjsonDecoder::new()),
+            _ => Framing::Sse(SseDecoder::new()),
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Framing {
+    Sse(SseDecoder),
+    Ndjson(NdjsonDecoder),
+}
+
+#[derive(Debug)]
+pub struct StreamDecoder {
+    framing: Framing,
+    mapper: Mapper,
+    events: Vec<SseEvent>,
+    lines: Vec<String>,
+}
+
+impl StreamDecoder {
+    pub fn new(mapper: Mapper) -> Self {
+        Self {
+            framing: mapper.framing(),
+            mapper,
+            events: Vec::new(),
+            lines: Vec::new(),
+        }
+    }
+
+    pub fn mapper(&self) -> &Mapper {
+        &self.mapper
+    }
+
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<ChatEvent>) {
+        match &mut self.framing {
+            Framing::Sse(decoder) => decoder.feed(bytes, &mut self.events),
+            Framing::Ndjson(decoder) => decoder.feed(bytes, &mut self.lines),
+        }
+        self.drain(out);
+    }
+
+    /// End of the body: flushes what is held back and returns the turn for replay.
+    pub fn finish(&mut self, out: &mut Vec<ChatEvent>) -> Option<Replay> {
+        match &mut self.framing {
+            Framing::Sse(decoder) => decoder.finish(&mut self.events),
+            Framing::Ndjson(decoder) => decoder.finish(&mut self.lines),
+        }
+        self.drain(out);
+        self.mapper.finish(out)
+    }
+
+    pub fn completed(&self) -> bool {
+        self.mapper.completed()
+    }
+
+    fn drain(&mut self, out: &mut Vec<ChatEvent>) {
+        for event in self.events.drain(..) {
+            self.mapper.on_data(&event.data, out);
+        }
+        for line in self.lines.drain(..) {
+            self.mapper.on_data(&line, out);
+        }
+    }
+}

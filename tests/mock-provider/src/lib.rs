@@ -1,0 +1,192 @@
+//! A loopback HTTP/1.1 server that plays the part of an LLM provider.
+//!
+//! It replays recorded responses (`tests/fixtures/real`) chunk by chunk, injects faults on
+//! demand (cuts, stalls, malformed lines, refused connections) and records every request.
+//! It does not route: each request gets the next queued [`Reply`] whatever its path, and the
+//! path and query are recorded so tests can assert them.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! use ponder_mock_provider::{MockProvider, Reply};
+//! use std::time::Duration;
+//!
+//! let mock = MockProvider::start().await?;
+//! mock.push(
+//!     Reply::fixture("anthropic/pydantic-sonnet4-thinking-stream.sse")?
+//!         .chunk_size(64)
+//!         .delay(Duration::from_millis(5)),
+//! );
+//! mock.push(Reply::json(429, serde_json::json!({"error": "slow down"})).header("retry-after", "1"));
+//! // … point the client at mock.url() …
+//! let sent = mock.requests();
+//! # let _ = sent;
+//! mock.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Every connection serves one request and is then closed (`Connection: close`). Every socket
+//! read and write is bounded by [`IO_TIMEOUT`], and so is a stall, so nothing hangs forever.
+
+mod reply;
+mod request;
+mod server;
+
+use std::collections::VecDeque;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use reply::{MALFORMED_NDJSON_LINE, MALFORMED_SSE_LINE, Reply};
+pub use request::RecordedRequest;
+
+/// The bound on every socket operation (and on how long a stalled reply stays silent).
+pub const IO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `tests/fixtures/real` of this workspace: where the recorded provider responses are.
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/real")
+}
+
+type Hook = Arc<dyn Fn(&RecordedRequest) + Send + Sync>;
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<Reply>,
+    default: Option<Reply>,
+    requests: Vec<RecordedRequest>,
+    hook: Option<Hook>,
+}
+
+pub(crate) struct Shared {
+    state: Mutex<State>,
+    pub(crate) open: AtomicUsize,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panicking hook must not take the whole mock down with it.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records the request and picks its reply: the next queued one, else the default.
+    pub(crate) fn take_reply(&self, request: RecordedRequest) -> Option<Reply> {
+        let (reply, hook) = {
+            let mut state = self.lock();
+            state.requests.push(request.clone());
+            let reply = state.queue.pop_front().or_else(|| state.default.clone());
+            (reply, state.hook.clone())
+        };
+        if let Some(hook) = hook {
+            hook(&request);
+        }
+        reply
+    }
+}
+
+/// A running mock provider on `127.0.0.1`. Dropping it stops it too (without waiting).
+pub struct MockProvider {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    shutdown: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl MockProvider {
+    /// Starts a mock on `127.0.0.1` on a free port.
+    pub async fn start() -> std::io::Result<MockProvider> {
+        MockProvider::start_on(0).await
+    }
+
+    /// Starts a mock on `127.0.0.1:port` (`0` = any free port).
+    pub async fn start_on(port: u16) -> std::io::Result<MockProvider> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            open: AtomicUsize::new(0),
+        });
+        let (shutdown, stop) = watch::channel(false);
+        let task = tokio::spawn(server::accept_loop(listener, shared.clone(), stop));
+        Ok(MockProvider {
+            addr,
+            shared,
+            shutdown,
+            task: Some(task),
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`, no trailing slash.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The bound address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Queues a reply. Replies are served in order, one per request.
+    pub fn push(&self, reply: Reply) {
+        self.shared.lock().queue.push_back(reply);
+    }
+
+    /// The reply served whenever the queue is empty. Without one, such a request gets a 404
+    /// with a JSON error body saying no reply was queued.
+    pub fn set_default(&self, reply: Reply) {
+        self.shared.lock().default = Some(reply);
+    }
+
+    /// How many pushed replies have not been served yet.
+    pub fn pending(&self) -> usize {
+        self.shared.lock().queue.len()
+    }
+
+    /// Every request received so far, in order (including refused ones and ones answered 404).
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// How many client connections are open right now. Drops to 0 once every client has
+    /// gone away, which lets a test check that a cancelled stream really closed its
+    /// connection (poll it: the server notices the close asynchronously).
+    pub fn open_connections(&self) -> usize {
+        self.shared.open.load(Ordering::SeqCst)
+    }
+
+    /// Calls `hook` with each request once it has been read in full, before it is answered.
+    /// Replaces any previous hook. The hook runs on the connection's task: keep it short.
+    pub fn on_request(&self, hook: impl Fn(&RecordedRequest) + Send + Sync + 'static) {
+        self.shared.lock().hook = Some(Arc::new(hook));
+    }
+
+    /// Stops accepting, ends every open connection (stalled ones included) and waits for
+    /// the server's tasks to finish.
+    pub async fn shutdown(mut self) {
+        self.shutdown.send_replace(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for MockProvider {
+    fn drop(&mut self) {
+        self.shutdown.send_replace(true);
+    }
+}
+
+impl std::fmt::Debug for MockProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MockProvider")
+            .field("addr", &self.addr)
+            .field("pending", &self.pending())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,117 @@
+//! `ponder-mock-provider`: serve one recorded reply to every request until killed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use clap::Parser;
+use ponder_mock_provider::{MockProvider, Reply};
+
+/// A loopback HTTP server that plays an LLM provider: it serves the same recorded reply to
+/// every request, with the faults asked for, until killed. Prints
+/// `listening on http://127.0.0.1:PORT` once bound.
+#[derive(Parser, Debug)]
+#[command(name = "ponder-mock-provider", version)]
+struct Args {
+    /// Port on 127.0.0.1 (0 = any free port; read it from the first line of output).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The reply: a .sse, .jsonl (served as SSE), .ndjson, .json or .eventstream file.
+    /// Relative paths not found from here are looked up under tests/fixtures/real.
+    #[arg(long)]
+    fixture: PathBuf,
+    /// Send the body in pieces of this many bytes (each its own HTTP chunk for streams).
+    #[arg(long)]
+    chunk_size: Option<usize>,
+    /// Milliseconds to wait between two pieces.
+    #[arg(long, default_value_t = 0)]
+    delay_ms: u64,
+    /// HTTP status (default 200).
+    #[arg(long)]
+    status: Option<u16>,
+    /// Close the connection after this many body bytes.
+    #[arg(long)]
+    cut_after: Option<usize>,
+    /// Go silent after this many body bytes, keeping the connection open.
+    #[arg(long)]
+    stall_after: Option<usize>,
+    /// Insert a malformed line after this many SSE events (or NDJSON lines).
+    #[arg(long)]
+    malformed_after: Option<usize>,
+    /// Append `data: [DONE]` to an SSE body (for .jsonl Chat Completions fixtures).
+    #[arg(long)]
+    done: bool,
+    /// Extra response header, `NAME: VALUE` (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// Append each request as one JSON line {method,path,query,headers,body} to this file.
+    #[arg(long)]
+    record: Option<PathBuf>,
+}
+
+fn build_reply(args: &Args) -> anyhow::Result<Reply> {
+    let mut reply = Reply::fixture(&args.fixture)?;
+    if let Some(status) = args.status {
+        reply = reply.status(status);
+    }
+    if let Some(size) = args.chunk_size {
+        reply = reply.chunk_size(size);
+    }
+    if args.delay_ms > 0 {
+        reply = reply.delay(Duration::from_millis(args.delay_ms));
+    }
+    if let Some(n) = args.cut_after {
+        reply = reply.cut_after(n);
+    }
+    if let Some(n) = args.stall_after {
+        reply = reply.stall_after(n);
+    }
+    if let Some(n) = args.malformed_after {
+        reply = reply.malformed_line_after(n);
+    }
+    if args.done {
+        reply = reply.with_done();
+    }
+    for header in &args.headers {
+        let Some((name, value)) = header.split_once(':') else {
+            anyhow::bail!("--header {header:?}: expected `NAME: VALUE`");
+        };
+        reply = reply.header(name.trim(), value.trim());
+    }
+    Ok(reply)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let reply = build_reply(&args)?;
+
+    let mock = MockProvider::start_on(args.port).await?;
+    mock.set_default(reply);
+
+    if let Some(path) = &args.record {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| anyhow::anyhow!("opening --record {}: {e}", path.display()))?;
+        let file = Mutex::new(file);
+        mock.on_request(move |request| {
+            let mut line = request.to_json().to_string();
+            line.push('\n');
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
+                eprintln!("ponder-mock-provider: writing the record file: {e}");
+            }
+        });
+    }
+
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on {}", mock.url())?;
+    stdout.flush()?;
+    drop(stdout);
+
+    std::future::pending::<()>().await;
+    Ok(())
+}

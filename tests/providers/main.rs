@@ -1,0 +1,3 @@
+//! The provider clients against real recordings, the mock provider and the error matrix.
+
+mod fixtures;
