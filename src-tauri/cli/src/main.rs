@@ -1,5 +1,6 @@
 //! `ponder-cli`: Ponder's core from the command line, for scripts and for tests.
 
+mod chat;
 mod reasoning;
 
 use std::path::PathBuf;
@@ -35,6 +36,8 @@ enum Command {
     Translate(reasoning::TranslateArgs),
     /// List the model catalog and what each thinking level means per model.
     Models(reasoning::ModelsArgs),
+    /// Send one message to a provider and stream its thoughts and answer.
+    Chat(chat::ChatArgs),
 }
 
 /// A failure the user can fix by changing the input: exit status 2, one line.
@@ -90,6 +93,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
+        Command::Chat(args) => chat::chat(args)?,
     }
     Ok(())
 }

@@ -47,6 +47,10 @@ impl Draft {
         &self.parts
     }
 
+    pub fn stop(&self) -> Option<&StopReason> {
+        self.stop.as_ref()
+    }
+
     pub fn has_text(&self) -> bool {
         self.parts
             .iter()

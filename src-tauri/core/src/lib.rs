@@ -7,6 +7,8 @@ pub mod draft;
 pub mod paths;
 pub mod providers;
 pub mod reasoning;
+pub mod run;
+pub mod secrets;
 
 pub use about::About;
 pub use paths::{DataDirError, DataPaths};

@@ -1,0 +1,230 @@
+//! `ponder-cli chat`: one turn with a real provider (or anything speaking its protocol),
+//! thoughts streamed dimmed, then the answer.
+
+use std::io::{IsTerminal, Write};
+
+use clap::Args;
+use ponder_core::chat::{ChatEvent, Message, Part};
+use ponder_core::providers::http::{self, HttpConfig};
+use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings, parse_model_choice};
+use ponder_core::run::{Outcome, RunEvent, TurnRequest, run_turn};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::Usage;
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// The provider: anthropic, openai, google, deepseek, … (`ponder-cli models` lists them).
+    #[arg(long)]
+    provider: String,
+    /// MODEL or MODEL/CHOICE, e.g. claude-sonnet-4-5/med.
+    #[arg(long)]
+    model: String,
+    /// Send to this base URL instead of the provider's (a proxy, a local server, a mock).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Chat Completions or Responses, where a provider has both.
+    #[arg(long, value_enum)]
+    api: Option<ApiArg>,
+    /// A system prompt.
+    #[arg(long)]
+    system: Option<String>,
+    /// Print the final assistant message as one JSON object instead of streaming text.
+    #[arg(long)]
+    json: bool,
+    /// Seconds of silence from the provider before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    idle_timeout: u64,
+    /// The message to send.
+    message: String,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ApiArg {
+    Chat,
+    Responses,
+}
+
+pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
+    let catalog = Catalog::builtin();
+    let (model_id, choice) = parse_model_choice(&args.model).map_err(|e| Usage(e.to_string()))?;
+    let model = catalog
+        .resolve(Some(&args.provider), &model_id)
+        .map_err(|e| Usage(e.to_string()))?;
+    let api_key = match &model.provider.api_key_env {
+        // Local servers take no key.
+        None => ponder_core::secrets::api_key(&model.provider.id).ok(),
+        Some(_) => Some(
+            ponder_core::secrets::api_key(&model.provider.id).map_err(|e| Usage(e.to_string()))?,
+        ),
+    };
+    let history = vec![Message::user(args.message.clone())];
+    let settings = ReasoningSettings::default();
+    let overrides = Overrides::default();
+    let config = HttpConfig {
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
+        ..HttpConfig::default()
+    };
+    let client = http::client(&config)?;
+    let request = TurnRequest {
+        model: &model,
+        choice: choice.unwrap_or_default(),
+        overrides: &overrides,
+        settings: &settings,
+        system: args.system.as_deref(),
+        history: &history,
+        base_url: args.base_url.as_deref(),
+        api: args.api.map(|a| match a {
+            ApiArg::Chat => Api::Chat,
+            ApiArg::Responses => Api::Responses,
+        }),
+        api_key: api_key.as_deref(),
+        context_tokens: 0,
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let cancel = CancellationToken::new();
+    let mut printer = Printer::new(!args.json);
+    let outcome = runtime.block_on(async {
+        let stop = cancel.clone();
+        // Ctrl+C cancels the turn and keeps what arrived.
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.cancel();
+            }
+        });
+        run_turn(&client, &config, request, cancel.clone(), |event| {
+            printer.on(event)
+        })
+        .await
+    });
+    printer.end();
+    let turn = outcome.turn();
+    if args.json {
+        let out = json!({
+            "provider": model.provider.id,
+            "model": model.id,
+            "parts": parts_json(&turn.message.parts),
+            "usage": turn.usage,
+            "stop_reason": turn.stop,
+            "error": turn.error.as_ref().map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
+        });
+        writeln!(std::io::stdout().lock(), "{}", serde_json::to_string(&out)?)?;
+    }
+    match outcome {
+        Outcome::Done(_) => Ok(()),
+        Outcome::Cancelled(_) => anyhow::bail!("cancelled; the partial answer above is kept"),
+        Outcome::Failed(turn) => {
+            let error = turn.error.expect("a failed turn carries its error");
+            anyhow::bail!(
+                "{} ({}): {}",
+                model.provider.name,
+                error.kind.as_str(),
+                error.message
+            )
+        }
+    }
+}
+
+fn parts_json(parts: &[Part]) -> Vec<Value> {
+    parts
+        .iter()
+        .map(|part| match part {
+            Part::Text { text } => json!({ "type": "text", "text": text }),
+            Part::Thinking(block) => {
+                let mut v = json!({ "type": "thinking", "text": block.text, "source": block.source });
+                if let Some(sig) = &block.signature {
+                    v["signature"] = json!(sig);
+                }
+                if let Some(data) = &block.redacted {
+                    v["redacted"] = json!(data);
+                }
+                if let Some(ms) = block.duration_ms {
+                    v["duration_ms"] = json!(ms);
+                }
+                v
+            }
+            Part::ToolCall(call) => json!({ "type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments }),
+        })
+        .collect()
+}
+
+/// Streams to the terminal: feedback and notices on stderr, thoughts dimmed, then the answer.
+struct Printer {
+    stream: bool,
+    color: bool,
+    in_thought: bool,
+    wrote: bool,
+}
+
+impl Printer {
+    fn new(stream: bool) -> Self {
+        Self {
+            stream,
+            color: std::io::stdout().is_terminal(),
+            in_thought: false,
+            wrote: false,
+        }
+    }
+
+    fn on(&mut self, event: RunEvent<'_>) {
+        match event {
+            RunEvent::Plan(plan) => eprintln!("{}", plan.feedback.text()),
+            RunEvent::Notice(notice) => eprintln!("note: {notice}"),
+            RunEvent::Retry(retry) => eprintln!(
+                "retrying in {:.1} s (attempt {}): {}",
+                retry.wait.as_secs_f64(),
+                retry.attempt + 1,
+                retry.error.message
+            ),
+            RunEvent::Chat(event) if self.stream => self.chat(event),
+            RunEvent::Chat(_) => {}
+        }
+    }
+
+    fn chat(&mut self, event: ChatEvent) {
+        let mut out = std::io::stdout().lock();
+        // A closed stdout (`| head`) is not worth failing the turn for.
+        let _ = match event {
+            ChatEvent::ThinkingStart { .. } => {
+                self.in_thought = true;
+                if self.color {
+                    write!(out, "\x1b[2;3m")
+                } else {
+                    writeln!(out, "Thinking:")
+                }
+            }
+            ChatEvent::ThinkingDelta { text } => write!(out, "{text}"),
+            ChatEvent::ThinkingRedacted { .. } => writeln!(out, "[redacted thinking]"),
+            ChatEvent::ThinkingEnd => {
+                self.in_thought = false;
+                if self.color {
+                    write!(out, "\x1b[0m\n\n")
+                } else {
+                    write!(out, "\n\n")
+                }
+            }
+            ChatEvent::TextDelta { text } => {
+                self.wrote = true;
+                write!(out, "{text}")
+            }
+            _ => Ok(()),
+        };
+        let _ = out.flush();
+    }
+
+    fn end(&mut self) {
+        if !self.stream {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if self.in_thought && self.color {
+            let _ = write!(out, "\x1b[0m");
+        }
+        if self.wrote || self.in_thought {
+            let _ = writeln!(out);
+        }
+    }
+}
