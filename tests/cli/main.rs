@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+mod chat;
 mod reasoning;
 
 fn ponder_cli() -> Command {

@@ -1,0 +1,203 @@
+//! `ponder-cli chat` against the mock provider, one protocol at a time, as a user runs it.
+
+use ponder_mock_provider::{MockProvider, Reply};
+use serde_json::Value;
+
+use super::ponder_cli;
+
+struct Case {
+    provider: &'static str,
+    model: &'static str,
+    extra: &'static [&'static str],
+    fixture: &'static str,
+    path: &'static str,
+    key_env: Option<&'static str>,
+}
+
+async fn chat(
+    case: &Case,
+    json: bool,
+) -> (
+    std::process::Output,
+    Vec<ponder_mock_provider::RecordedRequest>,
+) {
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(Reply::fixture(case.fixture).unwrap().chunk_size(97));
+    let mut cmd = tokio::process::Command::from(ponder_cli());
+    cmd.args([
+        "chat",
+        "--provider",
+        case.provider,
+        "--model",
+        case.model,
+        "--base-url",
+        &mock.url(),
+    ])
+    .args(case.extra)
+    .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent");
+    if json {
+        cmd.arg("--json");
+    }
+    if let Some(env) = case.key_env {
+        cmd.env(env, "test-key-not-real");
+    }
+    cmd.arg("What is 2+2?");
+    let out = cmd.output().await.unwrap();
+    let requests = mock.requests();
+    mock.shutdown().await;
+    (out, requests)
+}
+
+const CASES: &[Case] = &[
+    Case {
+        provider: "anthropic",
+        model: "claude-sonnet-4-5/med",
+        extra: &[],
+        fixture: "anthropic/pydantic-sonnet4-thinking-stream.sse",
+        path: "/v1/messages",
+        key_env: Some("PONDER_ANTHROPIC_API_KEY"),
+    },
+    Case {
+        provider: "openai",
+        model: "o3-mini/high",
+        extra: &[],
+        fixture: "openai/pydantic-responses-o3-mini-reasoning-summary-stream.sse",
+        path: "/responses",
+        key_env: Some("PONDER_OPENAI_API_KEY"),
+    },
+    Case {
+        provider: "deepseek",
+        model: "deepseek-reasoner",
+        extra: &["--api", "chat"],
+        fixture: "deepseek/pydantic-deepseek-reasoner-stream.sse",
+        path: "/chat/completions",
+        key_env: Some("PONDER_DEEPSEEK_API_KEY"),
+    },
+    Case {
+        provider: "google",
+        model: "gemini-2.5-pro/high",
+        extra: &[],
+        fixture: "google/pydantic-gemini25-pro-thought-parts-stream.sse",
+        path: "/models/gemini-2.5-pro:streamGenerateContent",
+        key_env: Some("PONDER_GOOGLE_API_KEY"),
+    },
+    Case {
+        provider: "ollama",
+        model: "gpt-oss:120b/high",
+        extra: &[],
+        fixture: "ollama/attogram-ollama-generate-gpt-oss-120b-thinking-stream.ndjson",
+        path: "/api/chat",
+        key_env: None,
+    },
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_json_gives_thoughts_then_the_answer_for_every_protocol() {
+    for case in CASES {
+        let (out, requests) = chat(case, true).await;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{}: {stderr}", case.provider);
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.provider));
+        assert_eq!(v["provider"], case.provider);
+        let parts = v["parts"].as_array().unwrap();
+        let first_thought = parts.iter().position(|p| p["type"] == "thinking");
+        let first_text = parts.iter().position(|p| p["type"] == "text");
+        assert!(
+            first_thought.is_some(),
+            "{}: a thought: {parts:?}",
+            case.provider
+        );
+        assert!(first_text.is_some(), "{}: an answer", case.provider);
+        assert!(
+            first_thought < first_text,
+            "{}: thoughts come first",
+            case.provider
+        );
+        assert!(
+            v["usage"]["output"].as_u64().unwrap_or(0) > 0,
+            "{}: usage",
+            case.provider
+        );
+        assert_eq!(v["stop_reason"]["kind"], "end", "{}", case.provider);
+        assert!(
+            stderr.contains("✓ Switched to"),
+            "{}: feedback on stderr: {stderr}",
+            case.provider
+        );
+        // What was sent.
+        assert_eq!(requests.len(), 1);
+        let request = &requests[0];
+        assert_eq!(request.path, case.path, "{}", case.provider);
+        if case.key_env.is_some() {
+            let auth = ["x-api-key", "authorization", "x-goog-api-key"]
+                .iter()
+                .find_map(|h| request.header(h))
+                .unwrap_or_default();
+            assert!(
+                auth.contains("test-key-not-real"),
+                "{}: the key is sent in the provider's header",
+                case.provider
+            );
+        }
+        let body = request.json();
+        let sent = body.to_string();
+        assert!(sent.contains("What is 2+2?"), "{}: {sent}", case.provider);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_streams_text_to_the_terminal() {
+    let (out, _) = chat(&CASES[0], false).await;
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let thinking = text
+        .find("pedestrian safety")
+        .expect("the thought is printed");
+    let answer = text
+        .find("crossing the street")
+        .or_else(|| text.find("Here are"))
+        .expect("the answer is printed");
+    assert!(thinking < answer, "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_missing_key_names_the_variable_and_the_keyring() {
+    let case = Case {
+        key_env: None,
+        ..CASES[0]
+    };
+    let (out, requests) = chat(&case, true).await;
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("PONDER_ANTHROPIC_API_KEY") && err.contains("keyring"),
+        "{err}"
+    );
+    assert!(requests.is_empty(), "nothing is sent without a key");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_provider_error_is_one_clear_line_and_exit_1() {
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(Reply::json(401, serde_json::json!({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}})));
+    let out = tokio::process::Command::from(ponder_cli())
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5",
+            "--base-url",
+            &mock.url(),
+            "hi",
+        ])
+        .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
+        .output()
+        .await
+        .unwrap();
+    mock.shutdown().await;
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Anthropic (auth): invalid x-api-key"), "{err}");
+}
