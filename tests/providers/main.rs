@@ -1,3 +1,4 @@
 //! The provider clients against real recordings, the mock provider and the error matrix.
 
+mod errors;
 mod fixtures;
