@@ -15,7 +15,7 @@ TEST_PACKAGES=(webkit2gtk-driver chromium fonts-dejavu-core gnome-keyring libsec
   x11-utils xdotool imagemagick desktop-file-utils)
 
 MIN_NODE="20.19.0"
-MIN_RUST="1.88.0"
+MIN_RUST="1.95.0"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -23,7 +23,9 @@ async fn chat(
 ) {
     let mock = MockProvider::start().await.unwrap();
     mock.push(Reply::fixture(case.fixture).unwrap().chunk_size(97));
+    let data = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::from(ponder_cli());
+    cmd.env("XDG_DATA_HOME", data.path());
     cmd.args([
         "chat",
         "--provider",
@@ -181,7 +183,9 @@ async fn a_missing_key_names_the_variable_and_the_keyring() {
 async fn a_provider_error_is_one_clear_line_and_exit_1() {
     let mock = MockProvider::start().await.unwrap();
     mock.push(Reply::json(401, serde_json::json!({"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}})));
+    let data = tempfile::tempdir().unwrap();
     let out = tokio::process::Command::from(ponder_cli())
+        .env("XDG_DATA_HOME", data.path())
         .args([
             "chat",
             "--provider",

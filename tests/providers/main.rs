@@ -2,3 +2,4 @@
 
 mod errors;
 mod fixtures;
+mod requests;

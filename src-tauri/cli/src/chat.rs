@@ -4,10 +4,13 @@
 use std::io::{IsTerminal, Write};
 
 use clap::Args;
-use ponder_core::chat::{ChatEvent, Message, Part};
+use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings, parse_model_choice};
-use ponder_core::run::{Outcome, RunEvent, TurnRequest, run_turn};
+use ponder_core::run::{
+    Outcome, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+};
+use ponder_core::store::{NewConversation, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +39,10 @@ pub struct ChatArgs {
     /// Seconds of silence from the provider before giving up.
     #[arg(long, value_name = "SECONDS", default_value_t = 180)]
     idle_timeout: u64,
+    /// Continue this stored conversation (`ponder-cli conversations` lists them); without
+    /// it, a new conversation is stored.
+    #[arg(long, value_name = "ID")]
+    conversation: Option<String>,
     /// The message to send.
     message: String,
 }
@@ -46,7 +53,7 @@ enum ApiArg {
     Responses,
 }
 
-pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
+pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
     let catalog = Catalog::builtin();
     let (model_id, choice) = parse_model_choice(&args.model).map_err(|e| Usage(e.to_string()))?;
     let model = catalog
@@ -59,8 +66,20 @@ pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
             ponder_core::secrets::api_key(&model.provider.id).map_err(|e| Usage(e.to_string()))?,
         ),
     };
-    let history = vec![Message::user(args.message.clone())];
-    let settings = ReasoningSettings::default();
+    let conversation = match &args.conversation {
+        Some(id) => store.conversation(id).map_err(|e| Usage(e.to_string()))?,
+        None => store.create_conversation(NewConversation {
+            title: title_from(&args.message),
+            provider: Some(model.provider.id.clone()),
+            model: Some(model.id.clone()),
+            settings: ReasoningSettings::default(),
+        })?,
+    };
+    store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
+    let settings = ReasoningSettings {
+        choice: choice.unwrap_or(conversation.settings.choice),
+        ..conversation.settings.clone()
+    };
     let overrides = Overrides::default();
     let config = HttpConfig {
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
@@ -69,11 +88,11 @@ pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
     let client = http::client(&config)?;
     let request = TurnRequest {
         model: &model,
-        choice: choice.unwrap_or_default(),
+        choice: settings.choice,
         overrides: &overrides,
         settings: &settings,
         system: args.system.as_deref(),
-        history: &history,
+        history: &[],
         base_url: args.base_url.as_deref(),
         api: args.api.map(|a| match a {
             ApiArg::Chat => Api::Chat,
@@ -87,7 +106,7 @@ pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
         .build()?;
     let cancel = CancellationToken::new();
     let mut printer = Printer::new(!args.json);
-    let outcome = runtime.block_on(async {
+    let (_, outcome) = runtime.block_on(async {
         let stop = cancel.clone();
         // Ctrl+C cancels the turn and keeps what arrived.
         tokio::spawn(async move {
@@ -95,15 +114,29 @@ pub fn chat(args: ChatArgs) -> anyhow::Result<()> {
                 stop.cancel();
             }
         });
-        run_turn(&client, &config, request, cancel.clone(), |event| {
-            printer.on(event)
-        })
+        run_recorded(
+            &client,
+            &config,
+            store,
+            &conversation.id,
+            &args.message,
+            request,
+            RecordOptions::default(),
+            cancel.clone(),
+            |event| {
+                if let RecordedEvent::Run(event) = event {
+                    printer.on(event);
+                }
+            },
+        )
         .await
-    });
+    })?;
+    eprintln!("conversation {}", conversation.id);
     printer.end();
     let turn = outcome.turn();
     if args.json {
         let out = json!({
+            "conversation": conversation.id,
             "provider": model.provider.id,
             "model": model.id,
             "parts": parts_json(&turn.message.parts),
@@ -227,4 +260,18 @@ impl Printer {
             let _ = writeln!(out);
         }
     }
+}
+
+/// A title from the first words of the first message.
+fn title_from(message: &str) -> String {
+    let line = message
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let mut title: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        title.push('…');
+    }
+    title
 }

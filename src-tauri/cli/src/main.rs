@@ -1,12 +1,14 @@
 //! `ponder-cli`: Ponder's core from the command line, for scripts and for tests.
 
 mod chat;
+mod history;
 mod reasoning;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use ponder_core::store::Store;
 use ponder_core::{About, DataPaths};
 
 #[derive(Debug, Parser)]
@@ -19,6 +21,10 @@ struct Cli {
     /// Use this data directory instead of the one the desktop app uses.
     #[arg(long, global = true, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+
+    /// Use this history database instead of the desktop app's.
+    #[arg(long, global = true, value_name = "FILE")]
+    db: Option<PathBuf>,
 
     #[command(subcommand)]
     command: Command,
@@ -36,8 +42,14 @@ enum Command {
     Translate(reasoning::TranslateArgs),
     /// List the model catalog and what each thinking level means per model.
     Models(reasoning::ModelsArgs),
-    /// Send one message to a provider and stream its thoughts and answer.
+    /// Send one message to a provider and stream its thoughts and answer (stored).
     Chat(chat::ChatArgs),
+    /// List stored conversations, pinned first, newest first.
+    Conversations(history::ConversationsArgs),
+    /// Search the history (add --in-thoughts to search what the models thought too).
+    Search(history::SearchArgs),
+    /// Drop stored thoughts older than N days, with their signatures.
+    PurgeThoughts(history::PurgeArgs),
 }
 
 /// A failure the user can fix by changing the input: exit status 2, one line.
@@ -76,13 +88,22 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    let paths = || -> anyhow::Result<DataPaths> {
+        Ok(match &cli.data_dir {
+            Some(dir) => DataPaths::at(dir),
+            None => DataPaths::for_current_user()?,
+        })
+    };
+    let store = || -> anyhow::Result<Store> {
+        let path = match &cli.db {
+            Some(path) => path.clone(),
+            None => paths()?.database(),
+        };
+        Ok(Store::open(&path)?)
+    };
     match cli.command {
         Command::About { json } => {
-            let paths = match cli.data_dir {
-                Some(dir) => DataPaths::at(dir),
-                None => DataPaths::for_current_user()?,
-            };
-            let about = About::new(&paths);
+            let about = About::new(&paths()?);
             if json {
                 println!("{}", serde_json::to_string(&about)?);
             } else {
@@ -93,7 +114,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
-        Command::Chat(args) => chat::chat(args)?,
+        Command::Chat(args) => chat::chat(args, &store()?)?,
+        Command::Conversations(args) => history::conversations(args, &store()?)?,
+        Command::Search(args) => history::search(args, &store()?)?,
+        Command::PurgeThoughts(args) => history::purge_thoughts(args, &store()?)?,
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ pub mod providers;
 pub mod reasoning;
 pub mod run;
 pub mod secrets;
+pub mod store;
 
 pub use about::About;
 pub use paths::{DataDirError, DataPaths};

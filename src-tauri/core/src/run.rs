@@ -284,3 +284,164 @@ fn cancelled(
     emit(tail, on_event);
     Outcome::Cancelled(turn)
 }
+
+/// How a recorded turn keeps its thoughts and how often it saves.
+#[derive(Debug, Clone, Copy)]
+pub struct RecordOptions {
+    /// False: thoughts are shown while they stream but never written to disk.
+    pub keep_thoughts: bool,
+    /// The longest a streamed piece waits before it is on disk.
+    pub flush_every: std::time::Duration,
+}
+
+impl Default for RecordOptions {
+    fn default() -> Self {
+        Self {
+            keep_thoughts: true,
+            flush_every: std::time::Duration::from_millis(500),
+        }
+    }
+}
+
+/// What the caller of a recorded turn hears.
+#[derive(Debug, Clone)]
+pub enum RecordedEvent<'a> {
+    /// The assistant row exists; its id.
+    Started { message_id: &'a str },
+    /// Anything `run_turn` says, except the terminal stop or error.
+    Run(RunEvent<'a>),
+    /// The one terminal event, sent only once the outcome is on disk.
+    Finished {
+        message_id: &'a str,
+        outcome: &'a Outcome,
+    },
+}
+
+/// One turn of a stored conversation: the user's message is stored, the assistant's row is
+/// written as the stream starts and flushed at least every `flush_every`, and the outcome is
+/// written before it is reported.
+#[allow(clippy::too_many_arguments)]
+pub async fn run_recorded(
+    client: &reqwest::Client,
+    config: &HttpConfig,
+    store: &crate::store::Store,
+    conversation_id: &str,
+    user_text: &str,
+    mut request: TurnRequest<'_>,
+    options: RecordOptions,
+    cancel: CancellationToken,
+    mut on_event: impl FnMut(RecordedEvent<'_>),
+) -> Result<(String, Outcome), crate::store::StoreError> {
+    use std::cell::RefCell;
+
+    use crate::store::{MessageStatus, TurnRecord};
+
+    store.append_user(conversation_id, user_text)?;
+    let history = store.history(conversation_id)?;
+    let output_room = request
+        .settings
+        .max_tokens
+        .unwrap_or(request.model.max_output);
+    let (sent, left_out) = crate::providers::context::fit_to_window(
+        &history,
+        request.settings,
+        request.model,
+        output_room,
+    );
+    request.history = sent;
+    request.context_tokens = crate::providers::context::effective_tokens(sent, request.settings);
+    let origin = Origin {
+        provider: request.model.provider.id.clone(),
+        model: request.model.id.clone(),
+    };
+    let message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+    on_event(RecordedEvent::Started {
+        message_id: &message_id,
+    });
+    if left_out > 0 {
+        on_event(RecordedEvent::Run(RunEvent::Notice(format!(
+            "The oldest {left_out} messages were left out of this request to fit the model's context window (they stay in the history)"
+        ))));
+    }
+
+    struct Live {
+        draft: Draft,
+        dirty: bool,
+        last_flush: Instant,
+    }
+    let live = RefCell::new(Live {
+        draft: Draft::new(origin, crate::chat::ThoughtSource::Reasoning),
+        dirty: false,
+        last_flush: Instant::now(),
+    });
+    let keep = options.keep_thoughts;
+    let save = |live: &mut Live| {
+        if live.dirty {
+            let parts = stored_parts(live.draft.parts(), keep);
+            // A failed flush is retried on the next one; the final write reports errors.
+            if store.flush_assistant(&message_id, &parts).is_ok() {
+                live.dirty = false;
+                live.last_flush = Instant::now();
+            }
+        }
+    };
+    let on_event = RefCell::new(&mut on_event);
+    let run = run_turn(client, config, request, cancel, |event| {
+        if let RunEvent::Chat(chat) = &event {
+            let mut live = live.borrow_mut();
+            let mut scratch = Vec::new();
+            live.draft.apply(chat.clone(), 0, &mut scratch);
+            live.dirty = true;
+            if live.last_flush.elapsed() >= options.flush_every {
+                save(&mut live);
+            }
+            if matches!(chat, ChatEvent::Stop(_) | ChatEvent::Error(_)) {
+                return;
+            }
+        }
+        (on_event.borrow_mut())(RecordedEvent::Run(event));
+    });
+    tokio::pin!(run);
+    let mut ticker = tokio::time::interval(options.flush_every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let outcome = loop {
+        tokio::select! {
+            outcome = &mut run => break outcome,
+            _ = ticker.tick() => save(&mut live.borrow_mut()),
+        }
+    };
+    let turn = outcome.turn();
+    let status = match &outcome {
+        Outcome::Done(_) => MessageStatus::Complete,
+        Outcome::Failed(_) => MessageStatus::Error,
+        Outcome::Cancelled(_) => MessageStatus::Cancelled,
+    };
+    let record = TurnRecord {
+        status,
+        parts: stored_parts(&turn.message.parts, keep),
+        replay: if keep {
+            turn.message.replay.clone()
+        } else {
+            None
+        },
+        usage: turn.usage,
+        stop: turn.stop.clone(),
+        error_code: turn.error.as_ref().map(|e| e.kind.as_str().to_owned()),
+        error_message: turn.error.as_ref().map(|e| e.message.clone()),
+    };
+    drop(run);
+    store.finish_assistant(&message_id, &record)?;
+    (on_event.borrow_mut())(RecordedEvent::Finished {
+        message_id: &message_id,
+        outcome: &outcome,
+    });
+    Ok((message_id.clone(), outcome))
+}
+
+fn stored_parts(parts: &[crate::chat::Part], keep_thoughts: bool) -> Vec<crate::chat::Part> {
+    parts
+        .iter()
+        .filter(|p| keep_thoughts || !matches!(p, crate::chat::Part::Thinking(_)))
+        .cloned()
+        .collect()
+}

@@ -104,6 +104,38 @@ mod tests {
 
     /// Seed 001's examples, in order.
     #[test]
+    fn the_oldest_turns_are_left_out_until_the_rest_fits() {
+        let mut model = crate::reasoning::Catalog::builtin()
+            .resolve(Some("anthropic"), "claude-sonnet-4-5")
+            .unwrap();
+        let settings = ReasoningSettings::default();
+        let history = history();
+        let all = effective_tokens(&history, &settings);
+        model.context_window = u32::try_from(all).unwrap() + 100;
+        let (sent, left_out) = fit_to_window(&history, &settings, &model, 100);
+        assert_eq!(
+            (sent.len(), left_out),
+            (history.len(), 0),
+            "everything fits"
+        );
+        model.context_window = 100 + 20;
+        let (sent, left_out) = fit_to_window(&history, &settings, &model, 100);
+        assert_eq!(sent.len(), 1, "only the new question is left");
+        assert_eq!(left_out, 6);
+        assert_eq!(sent[0].text(), "q4");
+    }
+
+    #[test]
+    fn stripped_thoughts_do_not_count() {
+        let with = ReasoningSettings {
+            include_in_context: true,
+            ..ReasoningSettings::default()
+        };
+        let without = ReasoningSettings::default();
+        assert!(effective_tokens(&history(), &with) > effective_tokens(&history(), &without));
+    }
+
+    #[test]
     fn seed_001_strip_then_include() {
         assert_eq!(sent(StripFromContext::AllButLast, true), ["T3"]);
         assert_eq!(
@@ -118,4 +150,47 @@ mod tests {
             "the default sends none"
         );
     }
+}
+
+/// The tokens a history costs once stripped by the settings, as an estimate of about four
+/// characters a token (no provider tokenizer is bundled; the figure is labelled an estimate
+/// wherever it is shown).
+pub fn effective_tokens(history: &[Message], settings: &ReasoningSettings) -> u64 {
+    let kept = kept_by_settings(history, settings);
+    history
+        .iter()
+        .zip(kept)
+        .map(|(message, keep_thoughts)| {
+            let mut chars = message.text().chars().count();
+            if keep_thoughts {
+                chars += message
+                    .thinking()
+                    .map(|b| b.text.chars().count())
+                    .sum::<usize>();
+            }
+            // A few tokens of framing per message.
+            (chars.div_ceil(4) + 4) as u64
+        })
+        .sum()
+}
+
+/// Leaves the oldest turns out of the request (never out of the history) until what is left
+/// fits the model's context window with room for the answer. Returns the messages to send and
+/// how many were left out. The newest user message always stays.
+pub fn fit_to_window<'a>(
+    history: &'a [Message],
+    settings: &ReasoningSettings,
+    model: &ModelInfo,
+    output_room: u32,
+) -> (&'a [Message], usize) {
+    let window = u64::from(model.context_window).saturating_sub(u64::from(output_room));
+    let mut start = 0;
+    while start + 1 < history.len() && effective_tokens(&history[start..], settings) > window {
+        // Drop a whole turn: the user message and the assistant answer after it.
+        start += 1;
+        while start + 1 < history.len() && history[start].role != Role::User {
+            start += 1;
+        }
+    }
+    (&history[start..], start)
 }

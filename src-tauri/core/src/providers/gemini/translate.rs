@@ -232,7 +232,7 @@ pub fn to_wire(
 ) -> crate::providers::request::WireRequest {
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, same_origin};
-    use crate::providers::request::{apply_plan, note_foreign};
+    use crate::providers::request::{apply_plan, note, note_foreign};
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
@@ -265,6 +265,15 @@ pub fn to_wire(
                 }
             }
         };
+        if !kept[i] && parts.iter().any(|p| p.get("thoughtSignature").is_some()) {
+            note(
+                &mut notices,
+                format!(
+                    "Thought signatures were sent back on the parts they came with: {} requires them",
+                    input.model.provider.name
+                ),
+            );
+        }
         if !parts.is_empty() {
             contents.push(json!({ "role": "model", "parts": parts }));
         }

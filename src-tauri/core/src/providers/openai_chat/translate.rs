@@ -452,15 +452,36 @@ pub fn to_wire(
                     .filter(|_| wants || tool_turn)
                 {
                     out.insert("reasoning_details".into(), details.clone());
+                    if tool_turn && !kept[i] {
+                        note(
+                            &mut notices,
+                            format!(
+                                "Reasoning details of tool-call turns were sent back: {} requires them",
+                                input.model.provider.name
+                            ),
+                        );
+                    }
                 } else {
                     note_foreign(&mut notices, message, input.model, wants && !native);
                 }
             }
-            Rule::Verbatim => {}
-            Rule::Optional
-            | Rule::SignedBlocks
-            | Rule::ReasoningItems
-            | Rule::ThoughtSignatures => {
+            Rule::Verbatim => {
+                // The whole message goes back as it came: inline `<think>` in the content, or
+                // `reasoning_details` when the request split the reasoning out.
+                if let Some(details) = replay.and_then(|r| r.get("reasoning_details")) {
+                    out.insert("reasoning_details".into(), details.clone());
+                }
+                if verbatim && !kept[i] && message.thinking().next().is_some() {
+                    note(
+                        &mut notices,
+                        format!(
+                            "Earlier replies were sent back verbatim, thoughts included: {} requires it",
+                            input.model.provider.name
+                        ),
+                    );
+                }
+            }
+            Rule::Optional => {
                 // Plain text from any origin is fine as `reasoning_content` where the server reads it.
                 if wants
                     && input.settings.format == crate::reasoning::settings::ThoughtFormat::Field
@@ -468,7 +489,19 @@ pub fn to_wire(
                     out.insert("reasoning_content".into(), json!(thoughts));
                 }
             }
-            Rule::None => {}
+            // OpenAI's and xAI's Chat Completions take no reasoning back (their reasoning
+            // round-trips only through the Responses API), and strict servers reject the field.
+            Rule::SignedBlocks | Rule::ReasoningItems | Rule::ThoughtSignatures | Rule::None => {
+                if wants {
+                    note(
+                        &mut notices,
+                        format!(
+                            "{} takes no earlier reasoning on this API, so it was left out",
+                            input.model.id
+                        ),
+                    );
+                }
+            }
         }
         messages.push(Value::Object(out));
     }

@@ -278,7 +278,7 @@ pub fn to_wire(
 ) -> crate::providers::request::WireRequest {
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
-    use crate::providers::request::{apply_plan, note_foreign};
+    use crate::providers::request::{apply_plan, note, note_foreign};
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
@@ -297,7 +297,18 @@ pub fn to_wire(
             .and_then(Value::as_array);
         let with_reasoning = kept[i] || is_tool_turn(message);
         match replay_items {
-            Some(list) if with_reasoning => items.extend(list.iter().cloned()),
+            Some(list) if with_reasoning => {
+                if !kept[i] && list.iter().any(|item| item["type"] == "reasoning") {
+                    note(
+                        &mut notices,
+                        format!(
+                            "Reasoning of tool-call turns was sent back: {} requires it",
+                            input.model.provider.name
+                        ),
+                    );
+                }
+                items.extend(list.iter().cloned())
+            }
             _ => {
                 note_foreign(&mut notices, message, input.model, kept[i] && !native);
                 let text = message.text();

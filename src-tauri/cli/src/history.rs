@@ -1,0 +1,108 @@
+//! `conversations`, `search` and `purge-thoughts`: the stored history from the command line.
+
+use std::io::Write;
+
+use clap::Args;
+use ponder_core::store::{SearchScope, Store};
+use serde_json::json;
+
+use crate::Usage;
+
+#[derive(Debug, Args)]
+pub struct ConversationsArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Include archived conversations.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The words to look for (every word must appear; each matches as a prefix).
+    query: String,
+    /// Search what the models thought as well as what was said.
+    #[arg(long)]
+    in_thoughts: bool,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, default_value_t = 50)]
+    limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct PurgeArgs {
+    /// Drop the thoughts of messages older than this many days.
+    #[arg(long, value_name = "DAYS")]
+    older_than: u32,
+}
+
+pub fn conversations(args: ConversationsArgs, store: &Store) -> anyhow::Result<()> {
+    let list = store.list_conversations(args.all)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&list)?)?;
+        return Ok(());
+    }
+    if list.is_empty() {
+        writeln!(out, "No conversations yet.")?;
+    }
+    for c in list {
+        let pin = if c.pinned { "📌 " } else { "" };
+        let model = c.model.as_deref().unwrap_or("-");
+        writeln!(
+            out,
+            "{}  {pin}{}  ({model}, {} messages)",
+            c.id, c.title, c.message_count
+        )?;
+    }
+    Ok(())
+}
+
+pub fn search(args: SearchArgs, store: &Store) -> anyhow::Result<()> {
+    let scope = if args.in_thoughts {
+        SearchScope::TextAndThoughts
+    } else {
+        SearchScope::Text
+    };
+    let hits = store.search(&args.query, scope, args.limit)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&hits)?)?;
+        return Ok(());
+    }
+    if hits.is_empty() {
+        writeln!(out, "No matches.")?;
+    }
+    for hit in hits {
+        let place = if hit.in_thoughts {
+            " (in thoughts)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{}  {}{place}\n    {}",
+            hit.conversation_id, hit.conversation_title, hit.snippet
+        )?;
+    }
+    Ok(())
+}
+
+pub fn purge_thoughts(args: PurgeArgs, store: &Store) -> anyhow::Result<()> {
+    if args.older_than == 0 {
+        return Err(Usage("--older-than must be at least 1 day".into()).into());
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+    let before = now - i64::from(args.older_than) * 86_400_000;
+    let (messages, bytes) = store.purge_thoughts(before)?;
+    let report = json!({ "messages": messages, "bytesFreed": bytes });
+    writeln!(
+        std::io::stdout().lock(),
+        "Removed the thoughts of {messages} messages, freeing {bytes} bytes.\n{report}"
+    )?;
+    Ok(())
+}

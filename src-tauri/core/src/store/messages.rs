@@ -1,0 +1,436 @@
+//! Messages: the user's, and the assistant's as it streams — written when the stream starts,
+//! flushed while it runs, finished before the outcome is reported.
+
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use super::conversations::{not_found, touch_tx};
+use super::{Result, Store, StoreError, new_id, now_ms};
+use crate::chat::{Message, Origin, Part, Replay, Role, StopReason, Usage};
+use crate::reasoning::choice::Choice;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageStatus {
+    Streaming,
+    Complete,
+    Cancelled,
+    Error,
+    Interrupted,
+}
+
+impl MessageStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Streaming => "streaming",
+            Self::Complete => "complete",
+            Self::Cancelled => "cancelled",
+            Self::Error => "error",
+            Self::Interrupted => "interrupted",
+        }
+    }
+
+    fn parse(text: &str) -> Self {
+        match text {
+            "streaming" => Self::Streaming,
+            "complete" => Self::Complete,
+            "cancelled" => Self::Cancelled,
+            "error" => Self::Error,
+            _ => Self::Interrupted,
+        }
+    }
+}
+
+/// A message as stored, with what the turn cost and how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredMessage {
+    pub id: String,
+    pub conversation_id: String,
+    pub seq: i64,
+    pub status: MessageStatus,
+    pub message: Message,
+    /// The thinking choice used for this turn.
+    pub choice: Option<Choice>,
+    pub usage: Usage,
+    pub thinking_ms: Option<u64>,
+    pub stop: Option<StopReason>,
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// How an assistant turn ended, written in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnRecord {
+    pub status: MessageStatus,
+    pub parts: Vec<Part>,
+    pub replay: Option<Replay>,
+    pub usage: Usage,
+    pub stop: Option<StopReason>,
+    pub error_code: Option<String>,
+    pub error_message: Option<String>,
+}
+
+const COLUMNS: &str = "id, conversation_id, seq, role, status, parts, replay, provider, model, choice, input_tokens, \
+     output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, error_message, created_at, updated_at";
+
+struct Raw {
+    stored: StoredMessage,
+    parts: String,
+    replay: Option<String>,
+    stop: Option<String>,
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
+    let role = match row.get::<_, String>("role")?.as_str() {
+        "user" => Role::User,
+        _ => Role::Assistant,
+    };
+    let provider: Option<String> = row.get("provider")?;
+    let model: Option<String> = row.get("model")?;
+    let origin = match (provider, model) {
+        (Some(provider), Some(model)) if role == Role::Assistant => {
+            Some(Origin { provider, model })
+        }
+        _ => None,
+    };
+    let choice: Option<String> = row.get("choice")?;
+    let number = |name: &str| -> rusqlite::Result<Option<u32>> {
+        Ok(row
+            .get::<_, Option<i64>>(name)?
+            .and_then(|n| u32::try_from(n).ok()))
+    };
+    Ok(Raw {
+        stored: StoredMessage {
+            id: row.get("id")?,
+            conversation_id: row.get("conversation_id")?,
+            seq: row.get("seq")?,
+            status: MessageStatus::parse(&row.get::<_, String>("status")?),
+            message: Message {
+                role,
+                parts: Vec::new(),
+                origin,
+                replay: None,
+            },
+            choice: choice.and_then(|c| c.parse().ok()),
+            usage: Usage {
+                input: number("input_tokens")?,
+                output: number("output_tokens")?,
+                reasoning: number("reasoning_tokens")?,
+                cached: number("cached_tokens")?,
+            },
+            thinking_ms: row
+                .get::<_, Option<i64>>("thinking_ms")?
+                .and_then(|n| u64::try_from(n).ok()),
+            stop: None,
+            error_code: row.get("error_code")?,
+            error_message: row.get("error_message")?,
+            created_at: row.get("created_at")?,
+            updated_at: row.get("updated_at")?,
+        },
+        parts: row.get("parts")?,
+        replay: row.get("replay")?,
+        stop: row.get("stop_reason")?,
+    })
+}
+
+fn decode(raw: Raw) -> Result<StoredMessage> {
+    let mut stored = raw.stored;
+    stored.message.parts = serde_json::from_str(&raw.parts)?;
+    stored.message.replay = raw
+        .replay
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()?;
+    stored.stop = raw.stop.as_deref().map(serde_json::from_str).transpose()?;
+    Ok(stored)
+}
+
+/// The visible text and the thought text of parts, for the search index.
+pub(crate) fn texts(parts: &[Part]) -> (String, String) {
+    let mut text = String::new();
+    let mut thoughts = String::new();
+    for part in parts {
+        match part {
+            Part::Text { text: t } => text.push_str(t),
+            Part::Thinking(block) => {
+                if !thoughts.is_empty() {
+                    thoughts.push('\n');
+                }
+                thoughts.push_str(&block.text);
+            }
+            Part::ToolCall(_) => {}
+        }
+    }
+    (text, thoughts)
+}
+
+fn thinking_ms(parts: &[Part]) -> Option<i64> {
+    let total: u64 = parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Thinking(b) => b.duration_ms,
+            _ => None,
+        })
+        .sum();
+    (total > 0).then(|| i64::try_from(total).unwrap_or(i64::MAX))
+}
+
+impl Store {
+    pub fn append_user(&self, conversation_id: &str, text: &str) -> Result<StoredMessage> {
+        let id = new_id();
+        self.write(|tx| {
+            let now = now_ms();
+            let parts = vec![Part::Text {
+                text: text.to_owned(),
+            }];
+            insert_tx(
+                tx,
+                &id,
+                conversation_id,
+                Role::User,
+                MessageStatus::Complete,
+                &parts,
+                None,
+                now,
+            )?;
+            touch_tx(tx, conversation_id, now)?;
+            Ok(())
+        })?;
+        self.message(&id)
+    }
+
+    /// Writes the assistant row as the stream starts, status `streaming`.
+    pub fn start_assistant(
+        &self,
+        conversation_id: &str,
+        origin: &Origin,
+        choice: Choice,
+    ) -> Result<String> {
+        let id = new_id();
+        self.write(|tx| {
+            let now = now_ms();
+            insert_tx(
+                tx,
+                &id,
+                conversation_id,
+                Role::Assistant,
+                MessageStatus::Streaming,
+                &[],
+                Some((origin, choice)),
+                now,
+            )?;
+            touch_tx(tx, conversation_id, now)?;
+            Ok(())
+        })?;
+        Ok(id)
+    }
+
+    /// Saves what has streamed so far; called in batches, never per token.
+    pub fn flush_assistant(&self, id: &str, parts: &[Part]) -> Result<()> {
+        let (text, thoughts) = texts(parts);
+        let json = serde_json::to_string(parts)?;
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE messages SET parts = ?2, text = ?3, thoughts = ?4, thinking_ms = ?5, updated_at = ?6
+                  WHERE id = ?1 AND status = 'streaming'",
+                params![id, json, text, thoughts, thinking_ms(parts), now_ms()],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Writes how the turn ended, in one transaction with the conversation's activity time.
+    pub fn finish_assistant(&self, id: &str, record: &TurnRecord) -> Result<()> {
+        let (text, thoughts) = texts(&record.parts);
+        let parts = serde_json::to_string(&record.parts)?;
+        let replay = record
+            .replay
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
+        let stop = record
+            .stop
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
+        self.write(|tx| {
+            let now = now_ms();
+            let conversation: Option<String> = tx
+                .query_row("SELECT conversation_id FROM messages WHERE id = ?1", [id], |r| r.get(0))
+                .optional()?;
+            let conversation = conversation.ok_or_else(|| StoreError::NotFound {
+                what: "message",
+                id: id.to_owned(),
+            })?;
+            tx.execute(
+                "UPDATE messages SET status = ?2, parts = ?3, text = ?4, thoughts = ?5, replay = ?6,
+                        input_tokens = ?7, output_tokens = ?8, reasoning_tokens = ?9, cached_tokens = ?10,
+                        thinking_ms = ?11, stop_reason = ?12, error_code = ?13, error_message = ?14, updated_at = ?15
+                  WHERE id = ?1",
+                params![
+                    id,
+                    record.status.as_str(),
+                    parts,
+                    text,
+                    thoughts,
+                    replay,
+                    record.usage.input,
+                    record.usage.output,
+                    record.usage.reasoning,
+                    record.usage.cached,
+                    thinking_ms(&record.parts),
+                    stop,
+                    record.error_code,
+                    record.error_message,
+                    now
+                ],
+            )?;
+            touch_tx(tx, &conversation, now)?;
+            Ok(())
+        })
+    }
+
+    pub fn message(&self, id: &str) -> Result<StoredMessage> {
+        let raw = self.read(|c| {
+            Ok(c.query_row(
+                &format!("SELECT {COLUMNS} FROM messages WHERE id = ?1"),
+                [id],
+                from_row,
+            )
+            .optional()?)
+        })?;
+        decode(raw.ok_or_else(|| StoreError::NotFound {
+            what: "message",
+            id: id.to_owned(),
+        })?)
+    }
+
+    /// A conversation's messages in order.
+    pub fn messages(&self, conversation_id: &str) -> Result<Vec<StoredMessage>> {
+        let raws = self.read(|c| {
+            let exists: bool = c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
+                [conversation_id],
+                |r| r.get(0),
+            )?;
+            if !exists {
+                return Err(not_found(conversation_id));
+            }
+            let mut stmt = c.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY seq"
+            ))?;
+            let rows = stmt.query_map([conversation_id], from_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        raws.into_iter().map(decode).collect()
+    }
+
+    /// Leftover `streaming` rows (a crash, a kill) become `interrupted`; their text and
+    /// thoughts up to the last flush stay.
+    pub(super) fn recover_interrupted(&self) -> Result<usize> {
+        self.write(|tx| {
+            Ok(tx.execute(
+                "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'",
+                [],
+            )?)
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn insert_tx(
+    tx: &Transaction<'_>,
+    id: &str,
+    conversation_id: &str,
+    role: Role,
+    status: MessageStatus,
+    parts: &[Part],
+    origin: Option<(&Origin, Choice)>,
+    now: i64,
+) -> Result<()> {
+    let seq: i64 = tx.query_row(
+        "SELECT coalesce(max(seq), -1) + 1 FROM messages WHERE conversation_id = ?1",
+        [conversation_id],
+        |r| r.get(0),
+    )?;
+    let (text, thoughts) = texts(parts);
+    let role = match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let result = tx.execute(
+        "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, provider, model, choice, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
+        params![
+            id,
+            conversation_id,
+            seq,
+            role,
+            status.as_str(),
+            text,
+            thoughts,
+            serde_json::to_string(parts)?,
+            origin.map(|(o, _)| o.provider.clone()),
+            origin.map(|(o, _)| o.model.clone()),
+            origin.map(|(_, c)| c.to_string()),
+            now
+        ],
+    );
+    match result {
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            Err(not_found(conversation_id))
+        }
+        other => other.map(|_| ()).map_err(Into::into),
+    }
+}
+
+impl Store {
+    /// The conversation as it goes back to a provider: user messages, and assistant messages
+    /// that have anything in them (an error with no answer is left out).
+    pub fn history(&self, conversation_id: &str) -> Result<Vec<Message>> {
+        Ok(self
+            .messages(conversation_id)?
+            .into_iter()
+            .filter(|m| m.message.role == Role::User || !m.message.parts.is_empty())
+            .filter(|m| m.status != MessageStatus::Streaming)
+            .map(|m| m.message)
+            .collect())
+    }
+
+    /// Drops the thoughts (text, signatures and provider data, and the replay that carries
+    /// them) of assistant messages last changed before `before_ms`. Returns the number of
+    /// messages changed and the bytes of stored data freed.
+    pub fn purge_thoughts(&self, before_ms: i64) -> Result<(usize, u64)> {
+        self.write(|tx| {
+            let mut stmt = tx.prepare(
+                "SELECT id, parts, replay FROM messages
+                  WHERE role = 'assistant' AND updated_at < ?1 AND (thoughts != '' OR parts LIKE '%\"thinking\"%')",
+            )?;
+            let rows: Vec<(String, String, Option<String>)> = stmt
+                .query_map([before_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            drop(stmt);
+            let mut changed = 0;
+            let mut freed = 0u64;
+            for (id, parts_json, replay) in rows {
+                let parts: Vec<Part> = serde_json::from_str(&parts_json)?;
+                let kept: Vec<Part> = parts.into_iter().filter(|p| !matches!(p, Part::Thinking(_))).collect();
+                let new_json = serde_json::to_string(&kept)?;
+                let (text, _) = texts(&kept);
+                let before = parts_json.len() + replay.as_ref().map_or(0, String::len);
+                freed += (before.saturating_sub(new_json.len())) as u64;
+                tx.execute(
+                    "UPDATE messages SET parts = ?2, text = ?3, thoughts = '', replay = NULL, thinking_ms = NULL WHERE id = ?1",
+                    params![id, new_json, text],
+                )?;
+                changed += 1;
+            }
+            Ok((changed, freed))
+        })
+    }
+}

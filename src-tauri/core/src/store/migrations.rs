@@ -1,0 +1,25 @@
+//! Schema migrations, append-only: a new file per change, never an edit of a shipped one.
+
+use std::sync::LazyLock;
+
+use rusqlite_migration::{M, Migrations};
+
+static MIGRATIONS: LazyLock<Migrations<'static>> =
+    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("../../migrations/0001_init.sql"))]));
+
+/// The schema version a fresh database gets (`PRAGMA user_version`).
+pub const LATEST_VERSION: i64 = 1;
+
+pub fn migrations() -> &'static Migrations<'static> {
+    &MIGRATIONS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        migrations().validate().unwrap();
+    }
+}

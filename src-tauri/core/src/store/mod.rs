@@ -1,0 +1,134 @@
+//! The conversation history in SQLite: synchronous rusqlite behind a mutex, WAL, foreign
+//! keys, append-only migrations. Public methods open a transaction and compose private
+//! `*_tx` helpers; a dropped transaction rolls back.
+
+mod conversations;
+mod import;
+mod messages;
+mod migrations;
+mod search;
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::Connection;
+
+pub use conversations::{Conversation, ConversationSummary, NewConversation};
+pub use import::{ConversationRecord, InsertError};
+pub use messages::{MessageStatus, StoredMessage, TurnRecord};
+pub use migrations::{LATEST_VERSION, migrations};
+pub use search::{SearchHit, SearchScope};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the history database failed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the history database could not be upgraded: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("cannot create the folder for the history database {path}: {source}")]
+    Folder {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("no {what} with id {id}")]
+    NotFound { what: &'static str, id: String },
+    #[error("stored data could not be read: {0}")]
+    Corrupt(#[from] serde_json::Error),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, upgrades its schema, and marks
+    /// messages left `streaming` by a crash as `interrupted`, keeping their text and thoughts.
+    pub fn open(path: &Path) -> Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::Folder {
+                path: dir.display().to_string(),
+                source,
+            })?;
+        }
+        Self::setup(Connection::open(path)?)
+    }
+
+    pub fn open_in_memory() -> Result<Self> {
+        Self::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(mut conn: Connection) -> Result<Self> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrations().to_latest(&mut conn)?;
+        let store = Self {
+            conn: Mutex::new(conn),
+        };
+        store.recover_interrupted()?;
+        Ok(store)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent (transactions roll back).
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `f` in one transaction.
+    fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        f(&conn)
+    }
+
+    /// `PRAGMA integrity_check`, for tests and the CLI.
+    pub fn integrity_check(&self) -> Result<String> {
+        self.read(|c| Ok(c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?))
+    }
+
+    pub fn schema_version(&self) -> Result<i64> {
+        self.read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A random identifier: 128 bits from the OS, as 32 hex digits.
+pub fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    // /dev/urandom is always there on the platforms Ponder runs on; fall back to time and a
+    // counter so an id is still unique within this process if it is not.
+    let filled = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .is_ok();
+    if !filled {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&now_ms().to_le_bytes());
+        bytes[8..].copy_from_slice(&n.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,1579 @@
+//! Request goldens: hand-built conversations turned into provider request bodies by
+//! `providers::request::to_wire`, compared exactly with committed files under
+//! `tests/fixtures/requests/<case>.json` (`{"body": …, "notices": […]}`).
+//!
+//! The rules are wire-formats.md (round-trip sections 1.4, 2.3, 3.4, 4.1–4.3, 4.7, 5.1) and
+//! reasoning-rules.md §5. Each case also asserts the rule it is about, so a wrongly blessed
+//! file still fails, and every case checks that no thought text is ever sent back as an
+//! assistant message's visible text.
+//!
+//! Regenerate the files after a deliberate change with `PONDER_BLESS=1`, then read every
+//! changed file against the rules before committing it.
+
+use std::path::PathBuf;
+
+use ponder_core::chat::{
+    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall,
+};
+use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
+use ponder_core::reasoning::{
+    Api, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings, StripFromContext, TurnContext,
+    translate,
+};
+use serde_json::{Value, json};
+
+/// Every golden file this module owns (a file not listed here is stray).
+const CASES: &[&str] = &[
+    "first_turn_anthropic_sonnet45_medium",
+    "first_turn_responses_o3_high",
+    "first_turn_chat_o3_high",
+    "first_turn_gemini25_pro_high",
+    "first_turn_gemini3_pro_low",
+    "first_turn_deepseek_v4_pro_high",
+    "first_turn_ollama_qwen3_high",
+    "anthropic_after_thinking_default",
+    "anthropic_after_thinking_include",
+    "anthropic_after_redacted_include",
+    "anthropic_after_redacted_default",
+    "anthropic_tool_turn_redacted_default",
+    "switch_anthropic_to_responses",
+    "switch_anthropic_to_gemini3",
+    "switch_anthropic_to_deepseek_v4",
+    "deepseek_reasoner_include",
+    "deepseek_reasoner_default",
+    "deepseek_v4_tool_turn_default",
+    "kimi_k25_tool_turn_default",
+    "gemini3_signatures_default",
+    "gemini3_signatures_include",
+    "responses_encrypted_default",
+    "responses_encrypted_include",
+    "chat_o3_after_responses_turn_include",
+    "minimax_think_tags_verbatim",
+    "minimax_reasoning_details_default",
+    "openrouter_reasoning_details_default",
+    "openrouter_reasoning_details_include",
+    "ollama_qwen3_after_thinking_include",
+    "seed001_deepseek_v4_all_but_last_include",
+    "seed001_deepseek_v4_all_but_last_exclude",
+    "seed001_deepseek_v4_none_include",
+    "seed001_anthropic_all_but_last_include",
+    "seed001_anthropic_all_but_last_exclude",
+    "seed001_anthropic_none_include",
+];
+
+const SYSTEM: &str = "You are Ponder, a careful assistant. Answer briefly.";
+
+// ---------------------------------------------------------------------------------------
+// Building conversations
+
+fn defaults() -> ReasoningSettings {
+    ReasoningSettings::default()
+}
+
+fn include() -> ReasoningSettings {
+    ReasoningSettings {
+        include_in_context: true,
+        ..ReasoningSettings::default()
+    }
+}
+
+fn settings(strip: StripFromContext, include_in_context: bool) -> ReasoningSettings {
+    ReasoningSettings {
+        strip_from_context: strip,
+        include_in_context,
+        ..ReasoningSettings::default()
+    }
+}
+
+fn user(text: &str) -> Message {
+    Message::user(text)
+}
+
+fn text(text: &str) -> Part {
+    Part::Text { text: text.into() }
+}
+
+fn thought(text: &str, source: ThoughtSource) -> Part {
+    Part::Thinking(ThinkingBlock {
+        text: text.into(),
+        source: Some(source),
+        ..ThinkingBlock::default()
+    })
+}
+
+/// An Anthropic thinking block with its signature.
+fn signed(text: &str, signature: &str) -> Part {
+    Part::Thinking(ThinkingBlock {
+        text: text.into(),
+        source: Some(ThoughtSource::Thinking),
+        signature: Some(signature.into()),
+        ..ThinkingBlock::default()
+    })
+}
+
+fn redacted(data: &str) -> Part {
+    Part::Thinking(ThinkingBlock {
+        source: Some(ThoughtSource::Thinking),
+        redacted: Some(data.into()),
+        ..ThinkingBlock::default()
+    })
+}
+
+/// A thought that came with provider data (a Responses reasoning item).
+fn thought_with_data(text: &str, source: ThoughtSource, data: Value) -> Part {
+    Part::Thinking(ThinkingBlock {
+        text: text.into(),
+        source: Some(source),
+        provider_data: Some(data),
+        ..ThinkingBlock::default()
+    })
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> Part {
+    Part::ToolCall(ToolCall {
+        id: id.into(),
+        name: name.into(),
+        arguments: arguments.into(),
+    })
+}
+
+/// An assistant turn from `provider`/`model`, with the provider-native turn the mapper kept
+/// (`replay_model` is the model id the provider reported, often a dated snapshot).
+fn assistant(
+    provider: &str,
+    model: &str,
+    replay_model: &str,
+    parts: Vec<Part>,
+    content: Value,
+) -> Message {
+    Message {
+        role: Role::Assistant,
+        parts,
+        origin: Some(Origin {
+            provider: provider.into(),
+            model: model.into(),
+        }),
+        replay: Some(Replay {
+            provider: provider.into(),
+            model: replay_model.into(),
+            content,
+        }),
+    }
+}
+
+// Anthropic, claude-sonnet-4-5.
+
+const SONNET_SNAPSHOT: &str = "claude-sonnet-4-5-20250929";
+
+fn anthropic_turn(thinking: &str, signature: &str, answer: &str) -> Message {
+    assistant(
+        "anthropic",
+        "claude-sonnet-4-5",
+        SONNET_SNAPSHOT,
+        vec![signed(thinking, signature), text(answer)],
+        json!({
+            "role": "assistant",
+            "content": [
+                { "type": "thinking", "thinking": thinking, "signature": signature },
+                { "type": "text", "text": answer }
+            ]
+        }),
+    )
+}
+
+const SIG_A1: &str = "EqQBCkYIBxgCKkDq1ZbJ0n9v5cWxhGm8YpX3bT0aVq2Lr7sKfN4uHcE1dIwQy6oPzR9tJ5mB8vA2nXlS3kD7gF0hU4jC1eQzEgzA1b2C3d4E5f6G7h8aDKs9T0u1V2w3X4y5ZiIwQm9pLk8jH7gF6dS5aA4sQ3wE2rT1yU0iO9pL8kJ7hG6fD5sA4qW3eR2tY1uI0oP==";
+const SIG_A2: &str = "EpMCCkYIBxgCKkBv8N2mQ4rT6yU1iO3pA5sD7fG9hJ0kL2zX4cV6bN8mQ1wE3rT5yU7iO9pA1sD3fG5hJ7kL9zX1cV3bN5mQ7wEEgyB2c3D4e5F6g7H8i9JaDOp1Q2r3S4t5U6v7W8x9IjCz1A2b3C4d5E6f7G8h9I0j1K2l3M4n5O6p7Q8r9S0t1U2v3W4x5Y6z7A8b9C0d==";
+const SIG_A3: &str = "ErcBCkYIBxgCKkA3fG5hJ7kL9zX1cV3bN5mQ7wE9rT1yU3iO5pA7sD9fG1hJ3kL5zX7cV9bN1mQ3wE5rT7yU9iO1pA3sD5fG7hEgxC3d4E5f6G7h8I9j0KaDPq2R3s4T5u6V7w8X9y0ZiMA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4Y5z6A7b8C9d0E==";
+const REDACTED_DATA: &str = "EvgFCkYIBxgCKkBmxKtCnM3xlr1zpw0Ik4FY0bnznKLdj7THnWO4shd9HwIVkqwnbh16iMbUaK/y21Cf3e2zpej0nWdCG/JL5N0xEgywjBGi+v35EN0uLGcaDK+qOqA2s01rnZ0ZLiIwAHciryf6vOoMFDZlnCyaZHZW3oO8qmEGf/zyZgLzdE3WMFC1WxzUOnJDHiRRbAbVKt8EjEfzriU8Jbhw38s6vbMj6ZkQW7xHrQqPoYbDJlnBuZKdj0n+9XmYNTqGbgChQnsCdFT47uxmimkxRzas5L/pE9XbElYde8WAB0zDdbdSRhROBmDWuCsUh6JFtH9ydDWhxrQ2IU0pFQD/SrGLVueS1g==";
+
+const T1: &str = "The user asks for the boiling point of water at sea level; that is 100 degrees Celsius, so I should state it plainly.";
+const R1: &str = "Water boils at 100 °C at sea level.";
+const T2: &str =
+    "Now they want Fahrenheit: 100 × 9/5 + 32 gives 212, which is the familiar figure.";
+const R2: &str = "That is 212 °F.";
+const T3: &str = "At altitude the pressure drops, so the boiling point falls by roughly one degree per 300 metres.";
+const R3: &str = "It is lower at altitude, about 93 °C in Denver.";
+
+/// Seed 001's history: [T1,R1], [T2,R2], [T3,R3], then a new question.
+fn seed_history(turn: impl Fn(&str, &str, usize) -> Message) -> Vec<Message> {
+    vec![
+        user("At what temperature does water boil?"),
+        turn(T1, R1, 1),
+        user("And in Fahrenheit?"),
+        turn(T2, R2, 2),
+        user("Does it change in the mountains?"),
+        turn(T3, R3, 3),
+        user("Thanks. What about pressure cookers?"),
+    ]
+}
+
+fn anthropic_seed_history() -> Vec<Message> {
+    seed_history(|t, r, n| anthropic_turn(t, [SIG_A1, SIG_A2, SIG_A3][n - 1], r))
+}
+
+// DeepSeek and the other OpenAI-compatible vendors.
+
+fn chat_turn(
+    provider: &str,
+    model: &str,
+    replay_model: &str,
+    thinking: &str,
+    answer: &str,
+    tool: Option<(&str, &str, &str)>,
+) -> Message {
+    let mut parts = vec![thought(thinking, ThoughtSource::ReasoningContent)];
+    if !answer.is_empty() {
+        parts.push(text(answer));
+    }
+    let mut content = json!({
+        "role": "assistant",
+        "content": answer,
+        "reasoning_content": thinking,
+    });
+    if let Some((id, name, arguments)) = tool {
+        parts.push(call(id, name, arguments));
+        content["tool_calls"] = json!([{
+            "id": id,
+            "type": "function",
+            "function": { "name": name, "arguments": arguments }
+        }]);
+    }
+    assistant(provider, model, replay_model, parts, content)
+}
+
+fn deepseek_v4(thinking: &str, answer: &str, tool: Option<(&str, &str, &str)>) -> Message {
+    chat_turn(
+        "deepseek",
+        "deepseek-v4-pro",
+        "deepseek-v4-pro",
+        thinking,
+        answer,
+        tool,
+    )
+}
+
+const WEATHER_CALL: (&str, &str, &str) = (
+    "call_00_sXqYgMESDht75NCLLZtt9804",
+    "get_weather",
+    "{\"city\": \"Paris\"}",
+);
+
+const T_TOOL: &str =
+    "To answer I need today's Paris forecast, which only the get_weather tool can give me.";
+
+// ---------------------------------------------------------------------------------------
+// Sending and checking
+
+struct Sent {
+    model: ModelInfo,
+    history: Vec<Message>,
+    request: WireRequest,
+}
+
+fn send(
+    provider: &str,
+    model: &str,
+    choice: Choice,
+    api: Option<Api>,
+    settings: ReasoningSettings,
+    history: Vec<Message>,
+) -> Sent {
+    let model = Catalog::builtin()
+        .resolve(Some(provider), model)
+        .unwrap_or_else(|e| panic!("{provider}/{model}: {e}"));
+    let ctx = TurnContext {
+        api,
+        ..TurnContext::default()
+    };
+    let plan = translate(choice, &model, &Overrides::default(), &ctx).unwrap();
+    let request = to_wire(WireInput {
+        model: &model,
+        plan: &plan,
+        settings: &settings,
+        system: Some(SYSTEM),
+        history: &history,
+    });
+    Sent {
+        model,
+        history,
+        request,
+    }
+}
+
+fn golden_path(case: &str) -> PathBuf {
+    ponder_tests::workspace_root()
+        .join("tests/fixtures/requests")
+        .join(format!("{case}.json"))
+}
+
+/// The common checks, then the exact comparison with the committed file.
+fn golden(case: &str, sent: &Sent) {
+    assert!(CASES.contains(&case), "{case} is missing from CASES");
+    no_thought_as_visible_text(case, sent);
+    let actual = json!({ "body": sent.request.body, "notices": sent.request.notices });
+    let path = golden_path(case);
+    if std::env::var_os("PONDER_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no expected file {}; run with PONDER_BLESS=1 and review it",
+            path.display()
+        )
+    });
+    let expected: Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        expected == actual,
+        "{case} differs from {}:\nexpected {}\nactual   {}",
+        path.display(),
+        serde_json::to_string(&expected).unwrap(),
+        serde_json::to_string(&actual).unwrap()
+    );
+}
+
+/// The text of every assistant message as the provider would show it to the model as the
+/// assistant's own words: Anthropic text blocks, Chat/Ollama `content`, Responses assistant
+/// messages, Gemini parts that are not thoughts.
+fn visible_assistant_texts(body: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let push_content = |out: &mut Vec<String>, content: &Value| match content {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(blocks) => {
+            for block in blocks {
+                let kind = block["type"].as_str().unwrap_or("");
+                if matches!(kind, "text" | "output_text" | "input_text")
+                    && let Some(s) = block["text"].as_str()
+                {
+                    out.push(s.to_owned());
+                }
+            }
+        }
+        _ => {}
+    };
+    for message in body["messages"].as_array().into_iter().flatten() {
+        if message["role"] == "assistant" {
+            push_content(&mut out, &message["content"]);
+        }
+    }
+    for item in body["input"].as_array().into_iter().flatten() {
+        if item["role"] == "assistant" {
+            push_content(&mut out, &item["content"]);
+        }
+    }
+    for content in body["contents"].as_array().into_iter().flatten() {
+        if content["role"] == "model" {
+            for part in content["parts"].as_array().into_iter().flatten() {
+                if part["thought"] != json!(true)
+                    && let Some(s) = part["text"].as_str()
+                {
+                    out.push(s.to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Removes `<think>…</think>` spans: the native form of models that reason inline.
+fn without_think_tags(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("<think>") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("</think>") {
+            Some(end) => rest = &rest[start + end + "</think>".len()..],
+            None => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn no_thought_as_visible_text(case: &str, sent: &Sent) {
+    let thoughts: Vec<&str> = sent
+        .history
+        .iter()
+        .flat_map(|m| m.thinking())
+        .map(|b| b.text.as_str())
+        .filter(|t| !t.is_empty())
+        .collect();
+    for visible in visible_assistant_texts(&sent.request.body) {
+        let visible = if sent.model.think_tags {
+            without_think_tags(&visible)
+        } else {
+            assert!(
+                !visible.contains("<think>"),
+                "{case}: think tags in visible text: {visible}"
+            );
+            visible
+        };
+        for thought in &thoughts {
+            assert!(
+                !visible.contains(thought),
+                "{case}: thought text sent as visible text: {visible:?}"
+            );
+        }
+    }
+}
+
+/// The assistant messages of a `messages`-shaped body.
+fn assistants(body: &Value) -> Vec<&Value> {
+    body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .collect()
+}
+
+fn has_notice(sent: &Sent, needle: &str) -> bool {
+    sent.request.notices.iter().any(|n| n.contains(needle))
+}
+
+/// The visible-text check itself: a thought copied into an answer is caught in every shape,
+/// and `<think>` spans pass only for models that reason inline.
+#[test]
+fn the_visible_text_check_catches_a_leak() {
+    let leak = |provider: &str, model: &str, body: Value| {
+        let sent = Sent {
+            model: Catalog::builtin().resolve(Some(provider), model).unwrap(),
+            history: vec![anthropic_turn(T1, SIG_A1, R1)],
+            request: WireRequest {
+                body,
+                notices: Vec::new(),
+            },
+        };
+        std::panic::catch_unwind(|| no_thought_as_visible_text("leak", &sent)).is_err()
+    };
+    let as_text = format!("{T1}\n\n{R1}");
+    let in_tags = format!("<think>{T1}</think>{R1}");
+    assert!(leak(
+        "anthropic",
+        "claude-sonnet-4-5",
+        json!({ "messages": [{ "role": "assistant", "content": [{ "type": "text", "text": as_text }] }] })
+    ));
+    assert!(leak(
+        "deepseek",
+        "deepseek-v4-pro",
+        json!({ "messages": [{ "role": "assistant", "content": as_text }] })
+    ));
+    assert!(leak(
+        "openai",
+        "o3",
+        json!({ "input": [{ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": as_text }] }] })
+    ));
+    assert!(leak(
+        "google",
+        "gemini-3-pro-preview",
+        json!({ "contents": [{ "role": "model", "parts": [{ "text": as_text }] }] })
+    ));
+    assert!(leak(
+        "deepseek",
+        "deepseek-v4-pro",
+        json!({ "messages": [{ "role": "assistant", "content": in_tags }] })
+    ));
+    assert!(!leak(
+        "minimax",
+        "MiniMax-M2",
+        json!({ "messages": [{ "role": "assistant", "content": in_tags }] })
+    ));
+    assert!(!leak(
+        "google",
+        "gemini-3-pro-preview",
+        json!({ "contents": [{ "role": "model", "parts": [{ "text": T1, "thought": true }, { "text": R1 }] }] })
+    ));
+}
+
+#[test]
+fn every_golden_file_belongs_to_a_case() {
+    let dir = golden_path("x").parent().unwrap().to_path_buf();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        let case = name.strip_suffix(".json").unwrap_or(name);
+        assert!(CASES.contains(&case), "stray golden file {name}");
+    }
+    let mut unique = CASES.to_vec();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), CASES.len(), "a case is listed twice");
+}
+
+// ---------------------------------------------------------------------------------------
+// First turns: system + one user message, with a thinking choice.
+
+fn first_turn() -> Vec<Message> {
+    vec![user("How many prime numbers are there below 30?")]
+}
+
+#[test]
+fn first_turn_anthropic_sonnet45_medium() {
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        defaults(),
+        first_turn(),
+    );
+    let body = &sent.request.body;
+    assert_eq!(body["system"], SYSTEM);
+    assert_eq!(body["thinking"]["type"], "enabled");
+    assert!(sent.request.notices.is_empty());
+    golden("first_turn_anthropic_sonnet45_medium", &sent);
+}
+
+#[test]
+fn first_turn_responses_o3_high() {
+    let sent = send("openai", "o3", Choice::HIGH, None, defaults(), first_turn());
+    let body = &sent.request.body;
+    assert_eq!(body["reasoning"]["effort"], "high");
+    assert_eq!(body["store"], false);
+    assert_eq!(body["instructions"], SYSTEM);
+    golden("first_turn_responses_o3_high", &sent);
+}
+
+#[test]
+fn first_turn_chat_o3_high() {
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        Some(Api::Chat),
+        defaults(),
+        first_turn(),
+    );
+    let body = &sent.request.body;
+    assert_eq!(body["reasoning_effort"], "high");
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert!(body.get("input").is_none());
+    golden("first_turn_chat_o3_high", &sent);
+}
+
+#[test]
+fn first_turn_gemini25_pro_high() {
+    let sent = send(
+        "google",
+        "gemini-2.5-pro",
+        Choice::HIGH,
+        None,
+        defaults(),
+        first_turn(),
+    );
+    let config = &sent.request.body["generationConfig"]["thinkingConfig"];
+    assert!(config["thinkingBudget"].is_u64() && config.get("thinkingLevel").is_none());
+    golden("first_turn_gemini25_pro_high", &sent);
+}
+
+#[test]
+fn first_turn_gemini3_pro_low() {
+    let sent = send(
+        "google",
+        "gemini-3-pro-preview",
+        Choice::LOW,
+        None,
+        defaults(),
+        first_turn(),
+    );
+    let config = &sent.request.body["generationConfig"]["thinkingConfig"];
+    assert!(config.get("thinkingLevel").is_some() && config.get("thinkingBudget").is_none());
+    golden("first_turn_gemini3_pro_low", &sent);
+}
+
+#[test]
+fn first_turn_deepseek_v4_pro_high() {
+    let sent = send(
+        "deepseek",
+        "deepseek-v4-pro",
+        Choice::HIGH,
+        None,
+        defaults(),
+        first_turn(),
+    );
+    assert_eq!(sent.request.body["thinking"]["type"], "enabled");
+    golden("first_turn_deepseek_v4_pro_high", &sent);
+}
+
+#[test]
+fn first_turn_ollama_qwen3_high() {
+    let sent = send(
+        "ollama",
+        "qwen3",
+        Choice::HIGH,
+        None,
+        defaults(),
+        first_turn(),
+    );
+    assert!(sent.request.body.get("think").is_some());
+    golden("first_turn_ollama_qwen3_high", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// Anthropic: after thinking and after redacted thinking (§1.4).
+
+fn anthropic_after_thinking() -> Vec<Message> {
+    vec![
+        user("At what temperature does water boil?"),
+        anthropic_turn(T1, SIG_A1, R1),
+        user("And in Fahrenheit?"),
+    ]
+}
+
+#[test]
+fn anthropic_after_thinking_default() {
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        defaults(),
+        anthropic_after_thinking(),
+    );
+    let body = &sent.request.body;
+    assert_eq!(
+        assistants(body)[0]["content"],
+        json!([{ "type": "text", "text": R1 }]),
+        "includeInContext false: the thinking block is not sent"
+    );
+    assert!(sent.request.notices.is_empty());
+    golden("anthropic_after_thinking_default", &sent);
+}
+
+#[test]
+fn anthropic_after_thinking_include() {
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        include(),
+        anthropic_after_thinking(),
+    );
+    let history = anthropic_after_thinking();
+    assert_eq!(
+        assistants(&sent.request.body)[0]["content"],
+        history[1].replay.as_ref().unwrap().content["content"],
+        "includeInContext true: the turn goes back verbatim, signature and all"
+    );
+    assert!(sent.request.notices.is_empty());
+    golden("anthropic_after_thinking_include", &sent);
+}
+
+fn anthropic_redacted_turn() -> Message {
+    assistant(
+        "anthropic",
+        "claude-sonnet-4-5",
+        SONNET_SNAPSHOT,
+        vec![redacted(REDACTED_DATA), signed(T1, SIG_A1), text(R1)],
+        json!({
+            "role": "assistant",
+            "content": [
+                { "type": "redacted_thinking", "data": REDACTED_DATA },
+                { "type": "thinking", "thinking": T1, "signature": SIG_A1 },
+                { "type": "text", "text": R1 }
+            ]
+        }),
+    )
+}
+
+fn anthropic_after_redacted() -> Vec<Message> {
+    vec![
+        user("At what temperature does water boil?"),
+        anthropic_redacted_turn(),
+        user("And in Fahrenheit?"),
+    ]
+}
+
+#[test]
+fn anthropic_after_redacted_include() {
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        include(),
+        anthropic_after_redacted(),
+    );
+    let content = &assistants(&sent.request.body)[0]["content"];
+    assert_eq!(
+        content[0],
+        json!({ "type": "redacted_thinking", "data": REDACTED_DATA }),
+        "the redacted block goes back verbatim and first"
+    );
+    assert_eq!(content.as_array().unwrap().len(), 3);
+    golden("anthropic_after_redacted_include", &sent);
+}
+
+#[test]
+fn anthropic_after_redacted_default() {
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        defaults(),
+        anthropic_after_redacted(),
+    );
+    assert_eq!(
+        assistants(&sent.request.body)[0]["content"],
+        json!([{ "type": "text", "text": R1 }])
+    );
+    assert!(sent.request.notices.is_empty());
+    golden("anthropic_after_redacted_default", &sent);
+}
+
+/// The last assistant turn ends in tool use: its (redacted) thinking must go back even
+/// though the settings say not to, with a notice.
+#[test]
+fn anthropic_tool_turn_redacted_default() {
+    let tool_turn = assistant(
+        "anthropic",
+        "claude-sonnet-4-5",
+        SONNET_SNAPSHOT,
+        vec![
+            redacted(REDACTED_DATA),
+            signed(T_TOOL, SIG_A2),
+            call(
+                "toolu_01YGzqpRE16Vricda3Aqcejo",
+                "get_weather",
+                "{\"city\":\"Paris\"}",
+            ),
+        ],
+        json!({
+            "role": "assistant",
+            "content": [
+                { "type": "redacted_thinking", "data": REDACTED_DATA },
+                { "type": "thinking", "thinking": T_TOOL, "signature": SIG_A2 },
+                { "type": "tool_use", "id": "toolu_01YGzqpRE16Vricda3Aqcejo", "name": "get_weather", "input": { "city": "Paris" } }
+            ]
+        }),
+    );
+    let history = vec![
+        user("At what temperature does water boil?"),
+        anthropic_turn(T1, SIG_A1, R1),
+        user("What is the weather in Paris?"),
+        tool_turn.clone(),
+        user("Also tell me in Celsius."),
+    ];
+    let sent = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        defaults(),
+        history,
+    );
+    let body = &sent.request.body;
+    assert_eq!(
+        assistants(body)[0]["content"],
+        json!([{ "type": "text", "text": R1 }]),
+        "an earlier plain turn keeps no thinking"
+    );
+    assert_eq!(
+        assistants(body)[1]["content"],
+        tool_turn.replay.unwrap().content["content"]
+    );
+    assert!(has_notice(&sent, "Anthropic requires it"));
+    golden("anthropic_tool_turn_redacted_default", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// A model switch: an Anthropic turn with signatures, then another vendor (§0.2, 3.4).
+
+fn switched_history() -> Vec<Message> {
+    vec![
+        user("At what temperature does water boil?"),
+        anthropic_redacted_turn(),
+        user("And in Fahrenheit?"),
+    ]
+}
+
+fn assert_nothing_anthropic(sent: &Sent) {
+    let wire = sent.request.body.to_string();
+    for secret in [SIG_A1, REDACTED_DATA, T1] {
+        assert!(
+            !wire.contains(secret),
+            "a foreign signature, data or thought was sent"
+        );
+    }
+    assert!(
+        has_notice(
+            sent,
+            "Thoughts from anthropic/claude-sonnet-4-5 were not sent"
+        ),
+        "{:?}",
+        sent.request.notices
+    );
+}
+
+#[test]
+fn switch_anthropic_to_responses() {
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        None,
+        include(),
+        switched_history(),
+    );
+    assert_nothing_anthropic(&sent);
+    assert_eq!(
+        sent.request.body["input"][1],
+        json!({ "role": "assistant", "content": R1 })
+    );
+    golden("switch_anthropic_to_responses", &sent);
+}
+
+#[test]
+fn switch_anthropic_to_gemini3() {
+    let sent = send(
+        "google",
+        "gemini-3-pro-preview",
+        Choice::HIGH,
+        None,
+        include(),
+        switched_history(),
+    );
+    assert_nothing_anthropic(&sent);
+    assert_eq!(
+        sent.request.body["contents"][1],
+        json!({ "role": "model", "parts": [{ "text": R1 }] })
+    );
+    golden("switch_anthropic_to_gemini3", &sent);
+}
+
+#[test]
+fn switch_anthropic_to_deepseek_v4() {
+    let sent = send(
+        "deepseek",
+        "deepseek-v4-pro",
+        Choice::HIGH,
+        None,
+        include(),
+        switched_history(),
+    );
+    assert_nothing_anthropic(&sent);
+    assert_eq!(
+        assistants(&sent.request.body)[0],
+        &json!({ "role": "assistant", "content": R1 })
+    );
+    golden("switch_anthropic_to_deepseek_v4", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// DeepSeek reasoner vs V4, Kimi (§4.1, 4.2).
+
+fn reasoner_history() -> Vec<Message> {
+    let turn = |thinking: &str, answer: &str, tool| {
+        chat_turn(
+            "deepseek",
+            "deepseek-reasoner",
+            "deepseek-reasoner",
+            thinking,
+            answer,
+            tool,
+        )
+    };
+    vec![
+        user("At what temperature does water boil?"),
+        turn(T1, R1, None),
+        user("What is the weather in Paris?"),
+        turn(T_TOOL, "", Some(WEATHER_CALL)),
+        user("Also tell me in Celsius."),
+    ]
+}
+
+#[test]
+fn deepseek_reasoner_include() {
+    let sent = send(
+        "deepseek",
+        "deepseek-reasoner",
+        Choice::Default,
+        None,
+        include(),
+        reasoner_history(),
+    );
+    for message in assistants(&sent.request.body) {
+        assert!(message.get("reasoning_content").is_none());
+    }
+    assert_eq!(
+        sent.request.notices,
+        ["deepseek-reasoner rejects earlier reasoning, so it was left out"]
+    );
+    golden("deepseek_reasoner_include", &sent);
+}
+
+#[test]
+fn deepseek_reasoner_default() {
+    let sent = send(
+        "deepseek",
+        "deepseek-reasoner",
+        Choice::Default,
+        None,
+        defaults(),
+        reasoner_history(),
+    );
+    for message in assistants(&sent.request.body) {
+        assert!(message.get("reasoning_content").is_none());
+    }
+    assert!(sent.request.notices.is_empty());
+    golden("deepseek_reasoner_default", &sent);
+}
+
+#[test]
+fn deepseek_v4_tool_turn_default() {
+    let history = vec![
+        user("At what temperature does water boil?"),
+        deepseek_v4(T1, R1, None),
+        user("What is the weather in Paris?"),
+        deepseek_v4(T_TOOL, "", Some(WEATHER_CALL)),
+        user("Also tell me in Celsius."),
+    ];
+    let sent = send(
+        "deepseek",
+        "deepseek-v4-pro",
+        Choice::HIGH,
+        None,
+        defaults(),
+        history,
+    );
+    let body = &sent.request.body;
+    let sent_back = assistants(body);
+    assert!(
+        sent_back[0].get("reasoning_content").is_none(),
+        "a plain turn keeps the setting"
+    );
+    assert_eq!(
+        sent_back[1]["reasoning_content"], T_TOOL,
+        "a tool-call turn always carries it"
+    );
+    assert!(sent_back[1]["tool_calls"].is_array());
+    assert_eq!(
+        sent.request.notices,
+        ["Reasoning of tool-call turns was sent back: DeepSeek requires it"]
+    );
+    golden("deepseek_v4_tool_turn_default", &sent);
+}
+
+#[test]
+fn kimi_k25_tool_turn_default() {
+    let turn = |thinking: &str, answer: &str, tool| {
+        chat_turn("moonshot", "kimi-k2.5", "kimi-k2.5", thinking, answer, tool)
+    };
+    let history = vec![
+        user("At what temperature does water boil?"),
+        turn(T1, R1, None),
+        user("What is the weather in Paris?"),
+        turn(
+            T_TOOL,
+            "Let me check.",
+            Some(("get_weather:0", "get_weather", "{\"city\":\"Paris\"}")),
+        ),
+        user("Also tell me in Celsius."),
+    ];
+    let sent = send(
+        "moonshot",
+        "kimi-k2.5",
+        Choice::Default,
+        None,
+        defaults(),
+        history,
+    );
+    let sent_back = assistants(&sent.request.body);
+    assert!(sent_back[0].get("reasoning_content").is_none());
+    assert_eq!(sent_back[1]["reasoning_content"], T_TOOL);
+    assert!(has_notice(&sent, "Moonshot requires it"));
+    golden("kimi_k25_tool_turn_default", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// Gemini 3 thought signatures (§3.4).
+
+const GEMINI_SIG_TEXT: &str = "Eo0HCooHAb4+9vutXdtKMt+r7Z3gLh52ZQ3RKYDzp4A6PHh0dLuvI1KwnLxDS/qm8wn4Gm9NNNQ1nBS/rrCAvr4GUTqanTkyxQb0ctdgoMiQJ/BwIXliPqJ5C+YtnXZfktX+roGCDmCE4qimrCzgW4TytiSC4glx6CPNVCUT2S/vrK3WT1Dn8DpykEIddvSH5PRxAOXQ==";
+const GEMINI_SIG_CALL: &str = "EpwECpkEAdHtim86ETW8V4+qxyxWDha4/3VXdFm652EpxpxjJe1O3/95mcVWWPd8xbhSpqu6CXQDQE6jrBXvT9jP3mB2iROjcBKfvpoaYTg5jW0q1Bx6xzDDynyx0wOJmXU/msrzloqD871tuysrO8zrgkv7e2lfa34UzUBpWtos4Y2qQhDJ+X2rrcns8YAYmXYIcZgh==";
+const GEMINI_THOUGHT_1: &str = "**Counting the letters**\n\nI'm going through strawberry letter by letter and marking every r I find.";
+const GEMINI_THOUGHT_2: &str = "**Planning the lookup**\n\nI need the current weather in Paris, so I'll call get_weather with the city.";
+const GEMINI_ANSWER: &str =
+    "There are **3** \"r\"s in strawberry.\n\nHere is the breakdown: st**r**awbe**rr**y.";
+
+fn gemini3_history() -> Vec<Message> {
+    let turn = |parts: Vec<Part>, wire: Value| {
+        assistant(
+            "google",
+            "gemini-3-pro-preview",
+            "gemini-3-pro-preview",
+            parts,
+            json!({ "role": "model", "parts": wire }),
+        )
+    };
+    vec![
+        user("How many r's are in strawberry?"),
+        // The signature arrived late, on a trailing part with empty text.
+        turn(
+            vec![
+                thought(GEMINI_THOUGHT_1, ThoughtSource::Thought),
+                text(GEMINI_ANSWER),
+            ],
+            json!([
+                { "text": GEMINI_THOUGHT_1, "thought": true },
+                { "text": GEMINI_ANSWER },
+                { "text": "", "thoughtSignature": GEMINI_SIG_TEXT }
+            ]),
+        ),
+        user("What is the weather in Paris?"),
+        // A signed function call.
+        turn(
+            vec![
+                thought(GEMINI_THOUGHT_2, ThoughtSource::Thought),
+                call("", "get_weather", "{\"city\":\"Paris\"}"),
+            ],
+            json!([
+                { "text": GEMINI_THOUGHT_2, "thought": true },
+                {
+                    "functionCall": { "name": "get_weather", "args": { "city": "Paris" } },
+                    "thoughtSignature": GEMINI_SIG_CALL
+                }
+            ]),
+        ),
+        user("Also tell me in Celsius."),
+    ]
+}
+
+#[test]
+fn gemini3_signatures_default() {
+    let sent = send(
+        "google",
+        "gemini-3-pro-preview",
+        Choice::HIGH,
+        None,
+        defaults(),
+        gemini3_history(),
+    );
+    let contents = &sent.request.body["contents"];
+    assert_eq!(
+        contents[1]["parts"],
+        json!([
+            { "text": GEMINI_ANSWER },
+            { "text": "", "thoughtSignature": GEMINI_SIG_TEXT }
+        ]),
+        "the unsigned thought part is left out, the signed empty part goes back"
+    );
+    assert_eq!(
+        contents[3]["parts"],
+        json!([{
+            "functionCall": { "name": "get_weather", "args": { "city": "Paris" } },
+            "thoughtSignature": GEMINI_SIG_CALL
+        }])
+    );
+    assert!(
+        has_notice(&sent, "Thought signatures were sent back"),
+        "{:?}",
+        sent.request.notices
+    );
+    golden("gemini3_signatures_default", &sent);
+}
+
+#[test]
+fn gemini3_signatures_include() {
+    let sent = send(
+        "google",
+        "gemini-3-pro-preview",
+        Choice::HIGH,
+        None,
+        include(),
+        gemini3_history(),
+    );
+    let history = gemini3_history();
+    let contents = &sent.request.body["contents"];
+    for (sent_at, history_at) in [(1, 1), (3, 3)] {
+        assert_eq!(
+            contents[sent_at],
+            history[history_at].replay.as_ref().unwrap().content,
+            "kept: every part exactly as received"
+        );
+    }
+    assert!(sent.request.notices.is_empty());
+    golden("gemini3_signatures_include", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// OpenAI Responses with encrypted reasoning (§2.3).
+
+const SUMMARY_1: &str = "**Recalling the boiling point**\n\nWater boils at 100 degrees Celsius under standard atmospheric pressure.";
+const SUMMARY_2: &str =
+    "**Fetching the forecast**\n\nI need live data for Paris, so I will call get_weather.";
+
+fn reasoning_item(id: &str, summary: &str, encrypted: &str) -> Value {
+    json!({
+        "id": id,
+        "type": "reasoning",
+        "encrypted_content": encrypted,
+        "summary": [{ "type": "summary_text", "text": summary }]
+    })
+}
+
+fn responses_history() -> Vec<Message> {
+    let item_1 = reasoning_item(
+        "rs_0f35ed53160b395301693cc95817ac8190b978637daea4987e",
+        SUMMARY_1,
+        "gAAAAABpPMlcH0HHEv5_ozHwP5Gxz5ZLE7A8Aw7GK94sa1KWHqXLrAch29KZrZqCzH6PkWnLWTxIZv4TL70DPoKbS_ryNp6d2rC8vS04U7qWLdsbYnsqmPYVCCQ2Rigd84Yh9mgctGTs_w5x7NY3pm5lOxUv5jGHAW20nAMGfpFAAYRjW1aAA7f1CjfcXgm8CgNOc1Mu==",
+    );
+    let item_2 = reasoning_item(
+        "rs_68c42d29124881968e24c1ca8c1fc7860e8bc41441c948f6",
+        SUMMARY_2,
+        "gAAAAABoxC0_aDtrISw_zls0dyams-nhm23et1xecYaqlI8y44ih0g9FA5T3R9ueXIOX9seSrysa48qci5QTep_TNFkxcjPMbWeQxolRKeCjWk0jLpC2FdKdscfb56KfeSTklKz_CaD-VubFOUgtqg==",
+    );
+    vec![
+        user("At what temperature does water boil?"),
+        assistant(
+            "openai",
+            "o3",
+            "o3-2025-04-16",
+            vec![
+                thought_with_data(SUMMARY_1, ThoughtSource::Summary, item_1.clone()),
+                text(R1),
+            ],
+            json!({ "items": [
+                item_1,
+                {
+                    "id": "msg_0f35ed53160b395301693cc95c1d288190997018450969162b",
+                    "type": "message",
+                    "status": "completed",
+                    "content": [{ "type": "output_text", "annotations": [], "logprobs": [], "text": R1 }],
+                    "role": "assistant"
+                }
+            ]}),
+        ),
+        user("What is the weather in Paris?"),
+        assistant(
+            "openai",
+            "o3",
+            "o3-2025-04-16",
+            vec![
+                thought_with_data(SUMMARY_2, ThoughtSource::Summary, item_2.clone()),
+                call(
+                    "call_gL7JE6GDeGGsFubqO2XGytyO",
+                    "get_weather",
+                    "{\"city\":\"Paris\"}",
+                ),
+            ],
+            json!({ "items": [
+                item_2,
+                {
+                    "arguments": "{\"city\":\"Paris\"}",
+                    "call_id": "call_gL7JE6GDeGGsFubqO2XGytyO",
+                    "id": "fc_68c42d3e9e4881968b15fbb8253f58540e8bc41441c948f6",
+                    "name": "get_weather",
+                    "status": "completed",
+                    "type": "function_call"
+                }
+            ]}),
+        ),
+        user("Also tell me in Celsius."),
+    ]
+}
+
+fn replayed_items(message: &Message) -> Vec<Value> {
+    message.replay.as_ref().unwrap().content["items"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn responses_encrypted_default() {
+    let history = responses_history();
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        None,
+        defaults(),
+        history.clone(),
+    );
+    let body = &sent.request.body;
+    assert_eq!(body["store"], false);
+    let input = body["input"].as_array().unwrap();
+    let mut expected = vec![
+        input[0].clone(),
+        json!({ "role": "assistant", "content": R1 }),
+    ];
+    expected.push(input[2].clone());
+    expected.extend(replayed_items(&history[3]));
+    expected.push(input.last().unwrap().clone());
+    assert_eq!(
+        input, &expected,
+        "the plain turn as text, the tool turn's items in order"
+    );
+    assert!(
+        has_notice(&sent, "OpenAI requires it"),
+        "{:?}",
+        sent.request.notices
+    );
+    golden("responses_encrypted_default", &sent);
+}
+
+#[test]
+fn responses_encrypted_include() {
+    let history = responses_history();
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        None,
+        include(),
+        history.clone(),
+    );
+    let body = &sent.request.body;
+    assert_eq!(body["store"], false);
+    let input = body["input"].as_array().unwrap();
+    let mut expected = vec![input[0].clone()];
+    expected.extend(replayed_items(&history[1]));
+    expected.push(input[3].clone());
+    expected.extend(replayed_items(&history[3]));
+    expected.push(input.last().unwrap().clone());
+    assert_eq!(input, &expected, "every turn's items, in order");
+    for item in input.iter().filter(|i| i["type"] == "reasoning") {
+        assert!(item["encrypted_content"].is_string());
+    }
+    assert!(sent.request.notices.is_empty());
+    golden("responses_encrypted_include", &sent);
+}
+
+/// OpenAI's Chat Completions takes no reasoning back (§2.2): thoughts of an earlier o3 turn
+/// (from the Responses API) are not sent, and the user is told since the settings wanted them.
+#[test]
+fn chat_o3_after_responses_turn_include() {
+    let history = responses_history()[..3].to_vec();
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        Some(Api::Chat),
+        include(),
+        history,
+    );
+    let sent_back = assistants(&sent.request.body);
+    assert_eq!(sent_back[0], &json!({ "role": "assistant", "content": R1 }));
+    assert!(has_notice(&sent, "o3"), "{:?}", sent.request.notices);
+    golden("chat_o3_after_responses_turn_include", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// MiniMax (§4.3): the whole assistant message verbatim.
+
+const T_MINIMAX: &str =
+    "The user greets me and asks about boiling water; 100 °C at sea level is the standard answer.";
+
+#[test]
+fn minimax_think_tags_verbatim() {
+    let with_tags = format!("<think>\n{T_MINIMAX}\n</think>\n\n{R1}");
+    let tool_tags = format!("<think>\n{T_TOOL}\n</think>\n\nLet me check the forecast.");
+    let history = vec![
+        user("At what temperature does water boil?"),
+        assistant(
+            "minimax",
+            "MiniMax-M2",
+            "MiniMax-M2",
+            vec![thought(T_MINIMAX, ThoughtSource::ThinkTag), text(R1)],
+            json!({ "role": "assistant", "content": with_tags }),
+        ),
+        user("What is the weather in Paris?"),
+        assistant(
+            "minimax",
+            "MiniMax-M2",
+            "MiniMax-M2",
+            vec![
+                thought(T_TOOL, ThoughtSource::ThinkTag),
+                text("Let me check the forecast."),
+                call("call_function_1", "get_weather", "{\"city\":\"Paris\"}"),
+            ],
+            json!({
+                "role": "assistant",
+                "content": tool_tags,
+                "tool_calls": [{
+                    "id": "call_function_1",
+                    "type": "function",
+                    "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" }
+                }]
+            }),
+        ),
+        user("Also tell me in Celsius."),
+    ];
+    let sent = send(
+        "minimax",
+        "MiniMax-M2",
+        Choice::Default,
+        None,
+        defaults(),
+        history,
+    );
+    let sent_back = assistants(&sent.request.body);
+    assert_eq!(sent_back[0]["content"], with_tags.as_str());
+    assert_eq!(sent_back[1]["content"], tool_tags.as_str());
+    assert!(sent_back[1]["tool_calls"].is_array());
+    assert!(
+        has_notice(&sent, "MiniMax requires it"),
+        "{:?}",
+        sent.request.notices
+    );
+    golden("minimax_think_tags_verbatim", &sent);
+}
+
+/// With `reasoning_split` the thoughts come in `reasoning_details`, which must go back too.
+#[test]
+fn minimax_reasoning_details_default() {
+    let details = json!([{
+        "type": "reasoning.text",
+        "id": "reasoning-text-1",
+        "format": "MiniMax-response-v1",
+        "index": 0,
+        "text": T_MINIMAX
+    }]);
+    let history = vec![
+        user("At what temperature does water boil?"),
+        assistant(
+            "minimax",
+            "MiniMax-M2",
+            "MiniMax-M2",
+            vec![
+                thought(T_MINIMAX, ThoughtSource::ReasoningDetails),
+                text(R1),
+            ],
+            json!({ "role": "assistant", "content": R1, "reasoning_details": details }),
+        ),
+        user("And in Fahrenheit?"),
+    ];
+    let sent = send(
+        "minimax",
+        "MiniMax-M2",
+        Choice::HIGH,
+        None,
+        defaults(),
+        history,
+    );
+    assert_eq!(sent.request.body["reasoning_split"], true);
+    let sent_back = assistants(&sent.request.body);
+    assert_eq!(sent_back[0]["content"], R1);
+    assert_eq!(sent_back[0]["reasoning_details"], details);
+    assert!(has_notice(&sent, "MiniMax requires it"));
+    golden("minimax_reasoning_details_default", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// OpenRouter (§4.7): `reasoning_details` unchanged.
+
+fn openrouter_history() -> Vec<Message> {
+    let turn = |thinking: &str, signature: &str, answer: &str, tool: Option<(&str, &str, &str)>| {
+        let mut parts = vec![thought(thinking, ThoughtSource::Reasoning)];
+        if !answer.is_empty() {
+            parts.push(text(answer));
+        }
+        let mut content = json!({
+            "role": "assistant",
+            "content": answer,
+            "reasoning_content": thinking,
+            "reasoning_details": [{
+                "type": "reasoning.text",
+                "text": thinking,
+                "signature": signature,
+                "format": "anthropic-claude-v1",
+                "index": 0
+            }]
+        });
+        if let Some((id, name, arguments)) = tool {
+            parts.push(call(id, name, arguments));
+            content["tool_calls"] = json!([{
+                "id": id, "type": "function",
+                "function": { "name": name, "arguments": arguments }
+            }]);
+        }
+        assistant(
+            "openrouter",
+            "anthropic/claude-sonnet-4.5",
+            "anthropic/claude-sonnet-4.5",
+            parts,
+            content,
+        )
+    };
+    vec![
+        user("At what temperature does water boil?"),
+        turn(T1, SIG_A1, R1, None),
+        user("What is the weather in Paris?"),
+        turn(
+            T_TOOL,
+            SIG_A2,
+            "",
+            Some((
+                "toolu_vrtx_01Hv8UuCN2aCp3w1HsJPQvrA",
+                "get_weather",
+                "{\"city\":\"Paris\"}",
+            )),
+        ),
+        user("Also tell me in Celsius."),
+    ]
+}
+
+#[test]
+fn openrouter_reasoning_details_default() {
+    let history = openrouter_history();
+    let sent = send(
+        "openrouter",
+        "anthropic/claude-sonnet-4.5",
+        Choice::MEDIUM,
+        None,
+        defaults(),
+        history.clone(),
+    );
+    let sent_back = assistants(&sent.request.body);
+    assert!(sent_back[0].get("reasoning_details").is_none());
+    assert_eq!(
+        sent_back[1]["reasoning_details"],
+        history[3].replay.as_ref().unwrap().content["reasoning_details"],
+        "a tool-call turn's details go back unchanged"
+    );
+    assert!(
+        has_notice(&sent, "OpenRouter requires them"),
+        "{:?}",
+        sent.request.notices
+    );
+    golden("openrouter_reasoning_details_default", &sent);
+}
+
+#[test]
+fn openrouter_reasoning_details_include() {
+    let history = openrouter_history();
+    let sent = send(
+        "openrouter",
+        "anthropic/claude-sonnet-4.5",
+        Choice::MEDIUM,
+        None,
+        include(),
+        history.clone(),
+    );
+    let sent_back = assistants(&sent.request.body);
+    for (message, turn) in sent_back.iter().zip([&history[1], &history[3]]) {
+        assert_eq!(
+            message["reasoning_details"],
+            turn.replay.as_ref().unwrap().content["reasoning_details"]
+        );
+    }
+    assert!(sent.request.notices.is_empty());
+    golden("openrouter_reasoning_details_include", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// Ollama (§5.1): `thinking` on assistant messages.
+
+#[test]
+fn ollama_qwen3_after_thinking_include() {
+    let history = vec![
+        user("At what temperature does water boil?"),
+        assistant(
+            "ollama",
+            "qwen3",
+            "qwen3",
+            vec![thought(T1, ThoughtSource::Reasoning), text(R1)],
+            json!({ "role": "assistant", "content": R1, "thinking": T1 }),
+        ),
+        user("And in Fahrenheit?"),
+    ];
+    let sent = send("ollama", "qwen3", Choice::HIGH, None, include(), history);
+    assert_eq!(
+        assistants(&sent.request.body)[0],
+        &json!({ "role": "assistant", "content": R1, "thinking": T1 })
+    );
+    golden("ollama_qwen3_after_thinking_include", &sent);
+}
+
+// ---------------------------------------------------------------------------------------
+// Seed 001's strip/include examples at the request level.
+
+fn deepseek_seed(strip: StripFromContext, include_in_context: bool) -> Sent {
+    send(
+        "deepseek",
+        "deepseek-v4-pro",
+        Choice::HIGH,
+        None,
+        settings(strip, include_in_context),
+        seed_history(|t, r, _| deepseek_v4(t, r, None)),
+    )
+}
+
+fn deepseek_thoughts_sent(sent: &Sent) -> Vec<String> {
+    assistants(&sent.request.body)
+        .iter()
+        .filter_map(|m| m.get("reasoning_content"))
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn seed001_deepseek_v4_all_but_last_include() {
+    let sent = deepseek_seed(StripFromContext::AllButLast, true);
+    assert_eq!(deepseek_thoughts_sent(&sent), [T3]);
+    golden("seed001_deepseek_v4_all_but_last_include", &sent);
+}
+
+#[test]
+fn seed001_deepseek_v4_all_but_last_exclude() {
+    let sent = deepseek_seed(StripFromContext::AllButLast, false);
+    assert!(deepseek_thoughts_sent(&sent).is_empty());
+    golden("seed001_deepseek_v4_all_but_last_exclude", &sent);
+}
+
+#[test]
+fn seed001_deepseek_v4_none_include() {
+    let sent = deepseek_seed(StripFromContext::None, true);
+    assert_eq!(deepseek_thoughts_sent(&sent), [T1, T2, T3]);
+    golden("seed001_deepseek_v4_none_include", &sent);
+}
+
+fn anthropic_seed(strip: StripFromContext, include_in_context: bool) -> Sent {
+    send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::MEDIUM,
+        None,
+        settings(strip, include_in_context),
+        anthropic_seed_history(),
+    )
+}
+
+fn anthropic_thoughts_sent(sent: &Sent) -> Vec<String> {
+    assistants(&sent.request.body)
+        .iter()
+        .flat_map(|m| m["content"].as_array().unwrap().iter())
+        .filter(|b| b["type"] == "thinking")
+        .map(|b| b["thinking"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn seed001_anthropic_all_but_last_include() {
+    let sent = anthropic_seed(StripFromContext::AllButLast, true);
+    assert_eq!(anthropic_thoughts_sent(&sent), [T3]);
+    golden("seed001_anthropic_all_but_last_include", &sent);
+}
+
+#[test]
+fn seed001_anthropic_all_but_last_exclude() {
+    let sent = anthropic_seed(StripFromContext::AllButLast, false);
+    assert!(anthropic_thoughts_sent(&sent).is_empty());
+    golden("seed001_anthropic_all_but_last_exclude", &sent);
+}
+
+#[test]
+fn seed001_anthropic_none_include() {
+    let sent = anthropic_seed(StripFromContext::None, true);
+    assert_eq!(anthropic_thoughts_sent(&sent), [T1, T2, T3]);
+    golden("seed001_anthropic_none_include", &sent);
+}
