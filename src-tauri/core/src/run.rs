@@ -429,7 +429,6 @@ pub async fn run_recorded(
         error_code: turn.error.as_ref().map(|e| e.kind.as_str().to_owned()),
         error_message: turn.error.as_ref().map(|e| e.message.clone()),
     };
-    drop(run);
     store.finish_assistant(&message_id, &record)?;
     (on_event.borrow_mut())(RecordedEvent::Finished {
         message_id: &message_id,

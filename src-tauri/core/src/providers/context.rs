@@ -53,6 +53,49 @@ pub fn thought_text(message: &Message) -> String {
         .join("\n\n")
 }
 
+/// The tokens a history costs once stripped by the settings, as an estimate of about four
+/// characters a token (no provider tokenizer is bundled; the figure is labelled an estimate
+/// wherever it is shown).
+pub fn effective_tokens(history: &[Message], settings: &ReasoningSettings) -> u64 {
+    let kept = kept_by_settings(history, settings);
+    history
+        .iter()
+        .zip(kept)
+        .map(|(message, keep_thoughts)| {
+            let mut chars = message.text().chars().count();
+            if keep_thoughts {
+                chars += message
+                    .thinking()
+                    .map(|b| b.text.chars().count())
+                    .sum::<usize>();
+            }
+            // A few tokens of framing per message.
+            (chars.div_ceil(4) + 4) as u64
+        })
+        .sum()
+}
+
+/// Leaves the oldest turns out of the request (never out of the history) until what is left
+/// fits the model's context window with room for the answer. Returns the messages to send and
+/// how many were left out. The newest user message always stays.
+pub fn fit_to_window<'a>(
+    history: &'a [Message],
+    settings: &ReasoningSettings,
+    model: &ModelInfo,
+    output_room: u32,
+) -> (&'a [Message], usize) {
+    let window = u64::from(model.context_window).saturating_sub(u64::from(output_room));
+    let mut start = 0;
+    while start + 1 < history.len() && effective_tokens(&history[start..], settings) > window {
+        // Drop a whole turn: the user message and the assistant answer after it.
+        start += 1;
+        while start + 1 < history.len() && history[start].role != Role::User {
+            start += 1;
+        }
+    }
+    (&history[start..], start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,47 +193,4 @@ mod tests {
             "the default sends none"
         );
     }
-}
-
-/// The tokens a history costs once stripped by the settings, as an estimate of about four
-/// characters a token (no provider tokenizer is bundled; the figure is labelled an estimate
-/// wherever it is shown).
-pub fn effective_tokens(history: &[Message], settings: &ReasoningSettings) -> u64 {
-    let kept = kept_by_settings(history, settings);
-    history
-        .iter()
-        .zip(kept)
-        .map(|(message, keep_thoughts)| {
-            let mut chars = message.text().chars().count();
-            if keep_thoughts {
-                chars += message
-                    .thinking()
-                    .map(|b| b.text.chars().count())
-                    .sum::<usize>();
-            }
-            // A few tokens of framing per message.
-            (chars.div_ceil(4) + 4) as u64
-        })
-        .sum()
-}
-
-/// Leaves the oldest turns out of the request (never out of the history) until what is left
-/// fits the model's context window with room for the answer. Returns the messages to send and
-/// how many were left out. The newest user message always stays.
-pub fn fit_to_window<'a>(
-    history: &'a [Message],
-    settings: &ReasoningSettings,
-    model: &ModelInfo,
-    output_room: u32,
-) -> (&'a [Message], usize) {
-    let window = u64::from(model.context_window).saturating_sub(u64::from(output_room));
-    let mut start = 0;
-    while start + 1 < history.len() && effective_tokens(&history[start..], settings) > window {
-        // Drop a whole turn: the user message and the assistant answer after it.
-        start += 1;
-        while start + 1 < history.len() && history[start].role != Role::User {
-            start += 1;
-        }
-    }
-    (&history[start..], start)
 }
