@@ -3,6 +3,7 @@
 use std::process::Command;
 
 mod chat;
+mod history;
 mod reasoning;
 
 fn ponder_cli() -> Command {

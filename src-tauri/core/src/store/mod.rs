@@ -132,3 +132,6 @@ pub fn new_id() -> String {
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests;

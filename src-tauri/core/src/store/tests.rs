@@ -1,0 +1,263 @@
+//! The store against a real SQLite file and in memory.
+
+use super::*;
+use crate::chat::{Origin, Part, Replay, StopReason, ThinkingBlock, ThoughtSource, Usage};
+use crate::reasoning::choice::Choice;
+use crate::reasoning::settings::ReasoningSettings;
+
+fn origin() -> Origin {
+    Origin {
+        provider: "anthropic".into(),
+        model: "claude-sonnet-4-5".into(),
+    }
+}
+
+fn thought(text: &str) -> Part {
+    Part::Thinking(ThinkingBlock {
+        text: text.into(),
+        source: Some(ThoughtSource::Thinking),
+        signature: Some("sig-abc".into()),
+        duration_ms: Some(1200),
+        token_estimate: Some(3),
+        ..ThinkingBlock::default()
+    })
+}
+
+fn answer(text: &str) -> Part {
+    Part::Text { text: text.into() }
+}
+
+fn conversation(store: &Store, title: &str) -> Conversation {
+    store
+        .create_conversation(NewConversation {
+            title: title.into(),
+            provider: Some("anthropic".into()),
+            model: Some("claude-sonnet-4-5".into()),
+            settings: ReasoningSettings {
+                choice: Choice::MEDIUM,
+                ..ReasoningSettings::default()
+            },
+        })
+        .unwrap()
+}
+
+fn complete_turn(
+    store: &Store,
+    conversation: &str,
+    question: &str,
+    thinking: &str,
+    reply: &str,
+) -> String {
+    store.append_user(conversation, question).unwrap();
+    let id = store
+        .start_assistant(conversation, &origin(), Choice::MEDIUM)
+        .unwrap();
+    store
+        .finish_assistant(
+            &id,
+            &TurnRecord {
+                status: MessageStatus::Complete,
+                parts: vec![thought(thinking), answer(reply)],
+                replay: Some(Replay {
+                    provider: "anthropic".into(),
+                    model: "claude-sonnet-4-5".into(),
+                    content: serde_json::json!({"role": "assistant", "content": [{"type": "thinking", "thinking": thinking, "signature": "sig-abc"}]}),
+                }),
+                usage: Usage {
+                    input: Some(10),
+                    output: Some(50),
+                    reasoning: Some(30),
+                    cached: None,
+                },
+                stop: Some(StopReason::End),
+                error_code: None,
+                error_message: None,
+            },
+        )
+        .unwrap();
+    id
+}
+
+#[test]
+fn a_turn_round_trips_with_every_field() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "Crossing streets");
+    let id = complete_turn(&store, &c.id, "How?", "Let me think", "Look both ways.");
+    let messages = store.messages(&c.id).unwrap();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0].message.text(), "How?");
+    let m = &messages[1];
+    assert_eq!(m.id, id);
+    assert_eq!(m.status, MessageStatus::Complete);
+    assert_eq!(
+        m.message.parts,
+        vec![thought("Let me think"), answer("Look both ways.")]
+    );
+    assert_eq!(m.message.origin, Some(origin()));
+    assert!(m.message.replay.is_some());
+    assert_eq!(m.choice, Some(Choice::MEDIUM));
+    assert_eq!(m.usage.reasoning, Some(30));
+    assert_eq!(m.thinking_ms, Some(1200));
+    assert_eq!(m.stop, Some(StopReason::End));
+    let back = store.conversation(&c.id).unwrap();
+    assert_eq!(back.settings.choice, Choice::MEDIUM);
+    assert!(back.updated_at >= c.updated_at);
+}
+
+#[test]
+fn the_list_is_pinned_first_then_newest() {
+    let store = Store::open_in_memory().unwrap();
+    let a = conversation(&store, "a");
+    let b = conversation(&store, "b");
+    let c = conversation(&store, "c");
+    store.set_pinned(&a.id, true).unwrap();
+    store.set_archived(&b.id, true).unwrap();
+    let titles: Vec<String> = store
+        .list_conversations(false)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.title)
+        .collect();
+    assert_eq!(titles, ["a", "c"]);
+    let all: Vec<String> = store
+        .list_conversations(true)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.title)
+        .collect();
+    assert_eq!(all, ["a", "c", "b"]);
+    store.rename_conversation(&c.id, "  renamed  ").unwrap();
+    assert_eq!(store.conversation(&c.id).unwrap().title, "renamed");
+}
+
+#[test]
+fn deleting_a_conversation_deletes_its_messages() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "gone");
+    let id = complete_turn(&store, &c.id, "q", "t", "r");
+    store.delete_conversation(&c.id).unwrap();
+    assert!(matches!(
+        store.message(&id),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.delete_conversation(&c.id),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(
+        store
+            .search("q", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn messages_of_an_unknown_conversation_are_an_error() {
+    let store = Store::open_in_memory().unwrap();
+    assert!(matches!(
+        store.append_user("nope", "hi"),
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.messages("nope"),
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+#[test]
+fn a_crash_leaves_an_interrupted_message_with_what_was_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite3");
+    let (conversation_id, message_id) = {
+        let store = Store::open(&path).unwrap();
+        let c = conversation(&store, "crash");
+        store.append_user(&c.id, "go").unwrap();
+        let id = store
+            .start_assistant(&c.id, &origin(), Choice::HIGH)
+            .unwrap();
+        store
+            .flush_assistant(&id, &[thought("half a tho"), answer("half an ans")])
+            .unwrap();
+        (c.id, id)
+        // dropped without finishing: the process "died"
+    };
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    let m = store.message(&message_id).unwrap();
+    assert_eq!(m.status, MessageStatus::Interrupted);
+    assert_eq!(m.message.text(), "half an ans");
+    assert_eq!(m.message.thinking().next().unwrap().text, "half a tho");
+    assert_eq!(
+        store.history(&conversation_id).unwrap().len(),
+        2,
+        "the partial answer goes back as history"
+    );
+}
+
+#[test]
+fn search_finds_text_and_optionally_thoughts() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "Pelicans");
+    complete_turn(
+        &store,
+        &c.id,
+        "Tell me about pelicans",
+        "considering the gular pouch",
+        "They fish.",
+    );
+    let text = store.search("pelican", SearchScope::Text, 10).unwrap();
+    assert_eq!(text.len(), 1);
+    assert_eq!(text[0].conversation_title, "Pelicans");
+    assert!(
+        text[0].snippet.contains("[pelicans]"),
+        "{}",
+        text[0].snippet
+    );
+    assert!(
+        store
+            .search("gular", SearchScope::Text, 10)
+            .unwrap()
+            .is_empty(),
+        "thoughts are apart"
+    );
+    let thoughts = store
+        .search("gular", SearchScope::TextAndThoughts, 10)
+        .unwrap();
+    assert_eq!(thoughts.len(), 1);
+    assert!(thoughts[0].in_thoughts);
+    assert!(
+        store
+            .search("\"unbalanced OR (", SearchScope::Text, 10)
+            .is_ok(),
+        "no syntax errors from input"
+    );
+}
+
+#[test]
+fn purging_old_thoughts_drops_text_signatures_and_replay() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "old");
+    let id = complete_turn(&store, &c.id, "q", "a long thought to forget", "answer");
+    // Nothing is older than a day yet.
+    assert_eq!(store.purge_thoughts(now_ms() - 86_400_000).unwrap().0, 0);
+    let (changed, freed) = store.purge_thoughts(now_ms() + 1000).unwrap();
+    assert_eq!(changed, 1);
+    assert!(freed > 20, "freed {freed} bytes");
+    let m = store.message(&id).unwrap();
+    assert!(m.message.thinking().next().is_none());
+    assert!(m.message.replay.is_none(), "signatures go with the text");
+    assert_eq!(m.message.text(), "answer");
+    assert!(
+        store
+            .search("forget", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_schema_is_at_the_latest_version_and_valid() {
+    let store = Store::open_in_memory().unwrap();
+    assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
+}

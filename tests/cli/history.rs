@@ -1,0 +1,169 @@
+//! The stored history from the command line: conversations, continuing one, search, purge,
+//! and a crash in the middle of a stream.
+
+use std::time::Duration;
+
+use ponder_core::store::{MessageStatus, SearchScope, Store};
+use ponder_mock_provider::{MockProvider, Reply};
+use serde_json::Value;
+
+use super::ponder_cli;
+
+const STREAM: &str = "anthropic/pydantic-sonnet4-thinking-stream.sse";
+
+fn cli(db: &std::path::Path) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::from(ponder_cli());
+    cmd.arg("--db")
+        .arg(db)
+        .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real");
+    cmd
+}
+
+async fn chat(db: &std::path::Path, mock: &MockProvider, extra: &[&str], message: &str) -> Value {
+    let out = cli(db)
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/med",
+            "--base-url",
+            &mock.url(),
+            "--json",
+        ])
+        .args(extra)
+        .arg(message)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chats_are_stored_continued_listed_and_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let mock = MockProvider::start().await.unwrap();
+    mock.set_default(Reply::fixture(STREAM).unwrap());
+
+    let first = chat(&db, &mock, &[], "How do I cross the street safely?").await;
+    let id = first["conversation"].as_str().unwrap().to_owned();
+    let second = chat(&db, &mock, &["--conversation", &id], "And at night?").await;
+    assert_eq!(second["conversation"], id.as_str());
+
+    // The second request carried the first turn (its text; its thoughts stay home by default).
+    let requests = mock.requests();
+    let messages = requests[1].json()["messages"].as_array().unwrap().clone();
+    assert_eq!(messages.len(), 3, "{messages:?}");
+    assert_eq!(
+        messages[0]["content"][0]["text"],
+        "How do I cross the street safely?"
+    );
+    assert_eq!(messages[1]["role"], "assistant");
+    assert!(
+        !messages[1].to_string().contains("pedestrian safety"),
+        "thoughts are not sent by default"
+    );
+
+    let out = cli(&db)
+        .args(["conversations", "--json"])
+        .output()
+        .await
+        .unwrap();
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(list[0]["id"], id.as_str());
+    assert_eq!(list[0]["messageCount"], 4);
+    assert_eq!(list[0]["title"], "How do I cross the street safely?");
+
+    let search = |args: &'static [&'static str]| {
+        let db = db.clone();
+        async move {
+            let out = cli(&db).arg("search").args(args).output().await.unwrap();
+            assert!(out.status.success());
+            serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        }
+    };
+    assert_eq!(
+        search(&["straightforward", "--json"])
+            .await
+            .as_array()
+            .unwrap()
+            .len(),
+        0,
+        "only in thoughts"
+    );
+    let hits = search(&["straightforward", "--in-thoughts", "--json"]).await;
+    assert_eq!(hits.as_array().unwrap().len(), 2);
+    assert_eq!(hits[0]["inThoughts"], true);
+
+    let out = cli(&db)
+        .args(["purge-thoughts", "--older-than", "1"])
+        .output()
+        .await
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Removed the thoughts of 0 messages"));
+    mock.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let mock = MockProvider::start().await.unwrap();
+    // About 20 s for the whole answer: thoughts first, then text from byte 3,674 on.
+    mock.push(
+        Reply::fixture(STREAM)
+            .unwrap()
+            .chunk_size(40)
+            .delay(Duration::from_millis(50)),
+    );
+    let mut child = cli(&db)
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/med",
+            "--base-url",
+            &mock.url(),
+            "Cross?",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    child.start_kill().unwrap(); // SIGKILL: no destructor, no final write
+    child.wait().await.unwrap();
+    mock.shutdown().await;
+
+    let store = Store::open(&db).unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    let conversation = &store.list_conversations(true).unwrap()[0];
+    let messages = store.messages(&conversation.id).unwrap();
+    let assistant = messages.last().unwrap();
+    assert_eq!(assistant.status, MessageStatus::Interrupted);
+    let thought = assistant
+        .message
+        .thinking()
+        .next()
+        .expect("thoughts up to the last flush are kept");
+    assert!(
+        thought
+            .text
+            .starts_with("This is a straightforward question"),
+        "{}",
+        thought.text
+    );
+    assert!(
+        !store
+            .search("pedestrian", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+}
