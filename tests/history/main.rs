@@ -1,0 +1,3 @@
+//! The history store as a file on disk across versions.
+
+mod migrations;
