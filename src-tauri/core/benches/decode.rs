@@ -220,7 +220,7 @@ struct Pass {
     completed: bool,
 }
 
-/// The stream as `run::stream` handles it: chunks fed to the decoder, its events through the
+/// The stream as `run::run_turn` handles it: chunks fed to the decoder, its events through the
 /// draft, the normalised events handed on.
 fn decode(protocol: Protocol, body: &[u8]) -> Pass {
     let mut decoder = StreamDecoder::new(protocol.mapper());
