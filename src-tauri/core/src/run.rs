@@ -349,7 +349,8 @@ pub async fn run_recorded(
         output_room,
     );
     request.history = sent;
-    request.context_tokens = crate::providers::context::effective_tokens(sent, request.settings);
+    request.context_tokens =
+        crate::providers::context::effective_tokens(sent, request.settings, request.model).tokens;
     let origin = Origin {
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),

@@ -6,6 +6,8 @@ use crate::chat::{Message, Part, Role};
 use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::settings::{ReasoningSettings, StripFromContext};
 
+use super::tokens::{Counter, TokenCount};
+
 /// What the settings say about each message's thoughts (index-aligned with the history).
 pub fn kept_by_settings(history: &[Message], settings: &ReasoningSettings) -> Vec<bool> {
     let last_assistant = history
@@ -53,26 +55,40 @@ pub fn thought_text(message: &Message) -> String {
         .join("\n\n")
 }
 
-/// The tokens a history costs once stripped by the settings, as an estimate of about four
-/// characters a token (no provider tokenizer is bundled; the figure is labelled an estimate
-/// wherever it is shown).
-pub fn effective_tokens(history: &[Message], settings: &ReasoningSettings) -> u64 {
+/// What a history costs once the settings have stripped it: the model's own tokenizer where
+/// Ponder has it (OpenAI), else the stated estimate; a few tokens of framing per message.
+pub fn effective_tokens(
+    history: &[Message],
+    settings: &ReasoningSettings,
+    model: &ModelInfo,
+) -> TokenCount {
+    let counter = Counter::for_model(model);
+    TokenCount {
+        tokens: per_message_tokens(history, settings, &counter).iter().sum(),
+        exact: counter.exact(),
+    }
+}
+
+fn per_message_tokens(
+    history: &[Message],
+    settings: &ReasoningSettings,
+    counter: &Counter,
+) -> Vec<u64> {
     let kept = kept_by_settings(history, settings);
     history
         .iter()
         .zip(kept)
         .map(|(message, keep_thoughts)| {
-            let mut chars = message.text().chars().count();
+            let mut tokens = counter.count(&message.text()) + 4;
             if keep_thoughts {
-                chars += message
+                tokens += message
                     .thinking()
-                    .map(|b| b.text.chars().count())
-                    .sum::<usize>();
+                    .map(|b| counter.count(&b.text))
+                    .sum::<u64>();
             }
-            // A few tokens of framing per message.
-            (chars.div_ceil(4) + 4) as u64
+            tokens
         })
-        .sum()
+        .collect()
 }
 
 /// Leaves the oldest turns out of the request (never out of the history) until what is left
@@ -85,11 +101,15 @@ pub fn fit_to_window<'a>(
     output_room: u32,
 ) -> (&'a [Message], usize) {
     let window = u64::from(model.context_window).saturating_sub(u64::from(output_room));
+    let costs = per_message_tokens(history, settings, &Counter::for_model(model));
+    let mut total: u64 = costs.iter().sum();
     let mut start = 0;
-    while start + 1 < history.len() && effective_tokens(&history[start..], settings) > window {
+    while start + 1 < history.len() && total > window {
         // Drop a whole turn: the user message and the assistant answer after it.
+        total -= costs[start];
         start += 1;
         while start + 1 < history.len() && history[start].role != Role::User {
+            total -= costs[start];
             start += 1;
         }
     }
@@ -153,7 +173,7 @@ mod tests {
             .unwrap();
         let settings = ReasoningSettings::default();
         let history = history();
-        let all = effective_tokens(&history, &settings);
+        let all = effective_tokens(&history, &settings, &model).tokens;
         model.context_window = u32::try_from(all).unwrap() + 100;
         let (sent, left_out) = fit_to_window(&history, &settings, &model, 100);
         assert_eq!(
@@ -161,7 +181,7 @@ mod tests {
             (history.len(), 0),
             "everything fits"
         );
-        model.context_window = 100 + 20;
+        model.context_window = 100 + 8;
         let (sent, left_out) = fit_to_window(&history, &settings, &model, 100);
         assert_eq!(sent.len(), 1, "only the new question is left");
         assert_eq!(left_out, 6);
@@ -175,7 +195,13 @@ mod tests {
             ..ReasoningSettings::default()
         };
         let without = ReasoningSettings::default();
-        assert!(effective_tokens(&history(), &with) > effective_tokens(&history(), &without));
+        let model = crate::reasoning::Catalog::builtin()
+            .resolve(Some("anthropic"), "claude-sonnet-4-5")
+            .unwrap();
+        assert!(
+            effective_tokens(&history(), &with, &model).tokens
+                > effective_tokens(&history(), &without, &model).tokens
+        );
     }
 
     #[test]

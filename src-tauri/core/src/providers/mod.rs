@@ -13,6 +13,7 @@ pub mod openai_responses;
 pub mod request;
 pub mod sse;
 pub mod stream;
+pub mod tokens;
 
 use crate::reasoning::catalog::{ModelInfo, Protocol};
 use crate::reasoning::plan::{Endpoint, Plan};
