@@ -376,6 +376,27 @@ impl<'a> Draft<'a> {
                 self.stream = true;
             }
             Dialect::Openrouter => {
+                // OpenRouter passes the budget on (to Anthropic, say), where it must stay
+                // below the request's max_tokens: set both, with room for the answer.
+                let limit = self.output_limit();
+                let max_tokens = if self.ctx.max_output.is_some() {
+                    limit
+                } else {
+                    sent.saturating_add(ANSWER_RESERVE).min(limit)
+                };
+                if sent.saturating_add(ANSWER_RESERVE) > max_tokens {
+                    let cut = max_tokens
+                        .saturating_sub(ANSWER_RESERVE)
+                        .max(min.min(max_tokens.saturating_sub(1)));
+                    if cut < sent {
+                        sent = cut;
+                        details.push(format!(
+                            "capped to {} to leave room for the answer",
+                            thousands(cut)
+                        ));
+                    }
+                }
+                self.request.insert("max_tokens".into(), json!(max_tokens));
                 self.request
                     .insert("reasoning".into(), json!({ "max_tokens": sent }));
             }

@@ -686,6 +686,18 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
         }
         Thinking::Toggle { .. } | Thinking::None => {}
     }
+    if let Some(budget) = p
+        .request
+        .get("reasoning")
+        .and_then(|r| r.get("max_tokens"))
+        .and_then(Value::as_u64)
+    {
+        let max_tokens = p.request.get("max_tokens").and_then(Value::as_u64);
+        assert!(
+            max_tokens.is_some_and(|m| budget < m),
+            "{at}: a routed budget {budget} stays below max_tokens {max_tokens:?}"
+        );
+    }
     if model.provider.id == "anthropic" {
         let max_tokens = p.request.get("max_tokens").and_then(Value::as_u64);
         assert!(
@@ -781,4 +793,12 @@ fn seed_003_max_clamps_to_high_where_there_is_nothing_above() {
         at(&plan("claude-opus-4-6/max"), "/output_config/effort"),
         "max"
     );
+}
+
+#[test]
+fn openrouter_budgets_stay_below_max_tokens() {
+    let p = plan("anthropic/claude-sonnet-4.5/high");
+    let budget = at(&p, "/reasoning/max_tokens").as_u64().unwrap();
+    let max_tokens = at(&p, "/max_tokens").as_u64().unwrap();
+    assert!(budget < max_tokens, "{budget} < {max_tokens}");
 }
