@@ -167,3 +167,23 @@ async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
             .is_empty()
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn thoughts_can_be_left_out_of_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let mock = MockProvider::start().await.unwrap();
+    mock.set_default(Reply::fixture(STREAM).unwrap());
+    let shown = chat(&db, &mock, &["--no-store-thoughts"], "Cross?").await;
+    assert!(
+        shown["parts"][0]["type"] == "thinking",
+        "still shown while streaming"
+    );
+    mock.shutdown().await;
+    let store = Store::open(&db).unwrap();
+    let id = shown["conversation"].as_str().unwrap();
+    let messages = store.messages(id).unwrap();
+    assert!(messages[1].message.thinking().next().is_none(), "not kept");
+    assert!(messages[1].message.replay.is_none(), "nor its signatures");
+    assert!(!messages[1].message.text().is_empty());
+}

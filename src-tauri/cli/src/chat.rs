@@ -43,6 +43,9 @@ pub struct ChatArgs {
     /// it, a new conversation is stored.
     #[arg(long, value_name = "ID")]
     conversation: Option<String>,
+    /// Show the thoughts but do not keep them in the history.
+    #[arg(long)]
+    no_store_thoughts: bool,
     /// The message to send.
     message: String,
 }
@@ -121,7 +124,10 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
             &conversation.id,
             &args.message,
             request,
-            RecordOptions::default(),
+            RecordOptions {
+                keep_thoughts: !args.no_store_thoughts,
+                ..RecordOptions::default()
+            },
             cancel.clone(),
             |event| {
                 if let RecordedEvent::Run(event) = event {
