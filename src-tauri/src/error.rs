@@ -2,12 +2,29 @@
 
 use serde::Serialize;
 
+use ponder_core::providers::error::{ErrorKind, ProviderError};
+use ponder_core::reasoning::{LookupError, TranslateError};
+use ponder_core::secrets::SecretError;
+use ponder_core::store::StoreError;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum IpcErrorCode {
     InvalidInput,
     Storage,
     Internal,
+    NotFound,
+    MissingKey,
+    KeyringUnavailable,
+    Auth,
+    RateLimited,
+    Quota,
+    Overloaded,
+    ContextTooLong,
+    BadRequest,
+    Network,
+    Decode,
+    Server,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -16,6 +33,9 @@ pub enum IpcErrorCode {
 pub struct IpcError {
     pub code: IpcErrorCode,
     pub message: String,
+    /// How long the provider asked to wait, for rate limits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl IpcError {
@@ -23,7 +43,38 @@ impl IpcError {
         Self {
             code,
             message: message.into(),
+            retry_after_ms: None,
         }
+    }
+
+    /// From a stored error code (a `ProviderError` kind) and its message.
+    pub fn provider(kind: &str, message: String) -> Self {
+        let code = match kind {
+            "auth" => IpcErrorCode::Auth,
+            "rate_limited" => IpcErrorCode::RateLimited,
+            "quota" => IpcErrorCode::Quota,
+            "overloaded" => IpcErrorCode::Overloaded,
+            "context_too_long" => IpcErrorCode::ContextTooLong,
+            "bad_request" => IpcErrorCode::BadRequest,
+            "network" => IpcErrorCode::Network,
+            "decode" => IpcErrorCode::Decode,
+            "server" => IpcErrorCode::Server,
+            "missing_key" => IpcErrorCode::MissingKey,
+            _ => IpcErrorCode::Internal,
+        };
+        Self::new(code, message)
+    }
+}
+
+impl From<&ProviderError> for IpcError {
+    fn from(err: &ProviderError) -> Self {
+        let mut ipc = Self::provider(err.kind.as_str(), err.message.clone());
+        if err.kind == ErrorKind::RateLimited {
+            ipc.retry_after_ms = err
+                .retry_after
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        }
+        ipc
     }
 }
 
@@ -33,6 +84,38 @@ impl From<tauri_plugin_store::Error> for IpcError {
             IpcErrorCode::Storage,
             format!("Ponder could not read or save its settings: {err}"),
         )
+    }
+}
+
+impl From<StoreError> for IpcError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound { .. } => Self::new(IpcErrorCode::NotFound, err.to_string()),
+            other => Self::new(IpcErrorCode::Storage, other.to_string()),
+        }
+    }
+}
+
+impl From<SecretError> for IpcError {
+    fn from(err: SecretError) -> Self {
+        match err {
+            SecretError::Missing { .. } => Self::new(IpcErrorCode::MissingKey, err.to_string()),
+            SecretError::Unavailable(_) => {
+                Self::new(IpcErrorCode::KeyringUnavailable, err.to_string())
+            }
+        }
+    }
+}
+
+impl From<LookupError> for IpcError {
+    fn from(err: LookupError) -> Self {
+        Self::new(IpcErrorCode::InvalidInput, err.to_string())
+    }
+}
+
+impl From<TranslateError> for IpcError {
+    fn from(err: TranslateError) -> Self {
+        Self::new(IpcErrorCode::InvalidInput, err.to_string())
     }
 }
 
@@ -47,5 +130,18 @@ mod tests {
             serde_json::to_value(&err).unwrap(),
             serde_json::json!({"code": "invalidInput", "message": "no such theme: sepia"})
         );
+    }
+
+    #[test]
+    fn provider_kinds_map_to_ui_codes() {
+        for (kind, code) in [
+            ("auth", "auth"),
+            ("rate_limited", "rateLimited"),
+            ("context_too_long", "contextTooLong"),
+            ("weird", "internal"),
+        ] {
+            let v = serde_json::to_value(IpcError::provider(kind, "m".into())).unwrap();
+            assert_eq!(v["code"], code, "{kind}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 mod commands;
 mod error;
+mod ipc;
 mod settings;
 mod state;
 
@@ -12,15 +13,46 @@ pub use error::{IpcError, IpcErrorCode};
 pub fn run() {
     tauri::Builder::default()
         .plugin(tauri_plugin_store::Builder::new().build())
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let state = state::AppState::open(app.handle())?;
+            // Retention: drop thoughts past their time at start-up, quietly.
+            if let Ok(settings) = settings::load(app.handle())
+                && let Some(days) = settings.retention_days.filter(|d| *d > 0)
+            {
+                let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
+                let _ = state.store.purge_thoughts(before);
+            }
             app.manage(state);
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
             commands::app::app_info,
             commands::settings::get_settings,
+            commands::settings::update_settings,
             commands::settings::set_theme,
+            commands::settings::purge_thoughts,
+            commands::secrets::list_providers,
+            commands::secrets::set_api_key,
+            commands::secrets::clear_api_key,
+            commands::secrets::keyring_status,
+            commands::models::list_models,
+            commands::models::translate_preview,
+            commands::models::context_tokens,
+            commands::conversations::list_conversations,
+            commands::conversations::get_conversation,
+            commands::conversations::create_conversation,
+            commands::conversations::rename_conversation,
+            commands::conversations::delete_conversation,
+            commands::conversations::pin_conversation,
+            commands::conversations::set_conversation_settings,
+            commands::conversations::search,
+            commands::chat::send_message,
+            commands::chat::regenerate,
+            commands::chat::edit_and_resend,
+            commands::chat::cancel_run,
+            commands::export::export_conversation,
+            commands::export::import_file,
         ])
         .run(tauri::generate_context!())
         .unwrap_or_else(|err| {

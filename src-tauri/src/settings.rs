@@ -1,9 +1,14 @@
 //! App settings, kept by tauri-plugin-store in the data directory.
 //!
-//! Each setting is its own key in the store so that a file written by an older or
-//! newer Ponder loses only the keys it cannot read, never the whole file.
+//! Each setting is its own key in the store so that a file written by an older or newer
+//! Ponder loses only the keys it cannot read, never the whole file.
 
+use std::collections::BTreeMap;
+
+use ponder_core::reasoning::Choice;
+use ponder_core::reasoning::settings::Profiles;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tauri::{AppHandle, Runtime};
 use tauri_plugin_store::StoreExt;
 
@@ -18,39 +23,130 @@ pub enum Theme {
     System,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Settings {
-    pub theme: Theme,
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThoughtVisibility {
+    /// Live while thinking, folded once the answer starts.
+    #[default]
+    Auto,
+    Expanded,
+    Collapsed,
 }
 
-const THEME: &str = "theme";
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProviderSettings {
+    pub enabled: bool,
+    /// Overrides the provider's base URL (a proxy, a local server, the mock provider).
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    pub theme: Theme,
+    pub default_provider: Option<String>,
+    pub default_model: Option<String>,
+    pub default_choice: Choice,
+    pub thought_visibility: ThoughtVisibility,
+    /// False: thoughts are shown while they stream but never written to disk.
+    pub store_thoughts: bool,
+    /// Delete stored thoughts older than this many days (checked at start-up).
+    pub retention_days: Option<u32>,
+    pub providers: BTreeMap<String, ProviderSettings>,
+    pub profiles: Profiles,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            theme: Theme::System,
+            default_provider: None,
+            default_model: None,
+            default_choice: Choice::Default,
+            thought_visibility: ThoughtVisibility::Auto,
+            store_thoughts: true,
+            retention_days: None,
+            providers: BTreeMap::new(),
+            profiles: Profiles::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// A provider is enabled unless the user switched it off.
+    pub fn provider_enabled(&self, id: &str) -> bool {
+        self.providers.get(id).is_none_or(|p| p.enabled)
+    }
+
+    pub fn base_url(&self, id: &str) -> Option<&str> {
+        self.providers
+            .get(id)
+            .and_then(|p| p.base_url.as_deref())
+            .filter(|u| !u.trim().is_empty())
+    }
+}
+
+const KEYS: [&str; 9] = [
+    "theme",
+    "defaultProvider",
+    "defaultModel",
+    "defaultChoice",
+    "thoughtVisibility",
+    "storeThoughts",
+    "retentionDays",
+    "providers",
+    "profiles",
+];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
     let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
-    let mut settings = Settings::default();
-    if let Some(theme) = store
-        .get(THEME)
-        .and_then(|v| serde_json::from_value(v).ok())
-    {
-        settings.theme = theme;
+    let mut object = serde_json::to_value(Settings::default()).unwrap_or_default();
+    for key in KEYS {
+        if let Some(value) = store.get(key) {
+            // Take each key only if it reads as that setting; keep the default otherwise.
+            let mut trial = object.clone();
+            trial[key] = value;
+            if serde_json::from_value::<Settings>(trial.clone()).is_ok() {
+                object = trial;
+            }
+        }
     }
+    Ok(serde_json::from_value(object).unwrap_or_default())
+}
+
+/// Applies a partial update (`{"theme": "dark"}`) and saves.
+pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings, IpcError> {
+    let mut object = serde_json::to_value(load(app)?).unwrap_or_default();
+    if let (Some(target), Some(patch)) = (object.as_object_mut(), patch.as_object()) {
+        for (key, value) in patch {
+            if !KEYS.contains(&key.as_str()) {
+                return Err(IpcError::new(
+                    crate::error::IpcErrorCode::InvalidInput,
+                    format!("unknown setting {key:?}"),
+                ));
+            }
+            target.insert(key.clone(), value.clone());
+        }
+    }
+    let settings: Settings = serde_json::from_value(object).map_err(|e| {
+        IpcError::new(
+            crate::error::IpcErrorCode::InvalidInput,
+            format!("invalid setting: {e}"),
+        )
+    })?;
+    save(app, &settings)?;
     Ok(settings)
 }
 
-pub fn update<R: Runtime>(
-    app: &AppHandle<R>,
-    change: impl FnOnce(&mut Settings),
-) -> Result<Settings, IpcError> {
-    let mut settings = load(app)?;
-    change(&mut settings);
+pub fn save<R: Runtime>(app: &AppHandle<R>, settings: &Settings) -> Result<(), IpcError> {
     let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
-    store.set(
-        THEME,
-        serde_json::to_value(settings.theme).unwrap_or_default(),
-    );
+    let value = serde_json::to_value(settings).unwrap_or_default();
+    for key in KEYS {
+        store.set(key, value[key].clone());
+    }
     store.save()?;
-    Ok(settings)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -68,5 +164,21 @@ mod tests {
             assert_eq!(serde_json::from_str::<Theme>(text).unwrap(), theme);
         }
         assert!(serde_json::from_str::<Theme>("\"sepia\"").is_err());
+    }
+
+    #[test]
+    fn settings_read_what_they_understand_and_default_the_rest() {
+        let s: Settings =
+            serde_json::from_str(r#"{"theme":"dark","storeThoughts":false}"#).unwrap();
+        assert_eq!(s.theme, Theme::Dark);
+        assert!(!s.store_thoughts);
+        assert_eq!(s.thought_visibility, ThoughtVisibility::Auto);
+        assert!(
+            s.provider_enabled("anthropic"),
+            "providers are on unless switched off"
+        );
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["defaultChoice"], "default");
+        assert!(json.get("storeThoughts").is_some());
     }
 }

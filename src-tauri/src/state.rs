@@ -1,20 +1,40 @@
 //! What the app holds while it runs.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use ponder_core::DataPaths;
+use ponder_core::providers::http::{self, HttpConfig};
+use ponder_core::store::Store;
 use tauri::{AppHandle, Manager};
+use tokio_util::sync::CancellationToken;
 
 pub struct AppState {
     pub paths: DataPaths,
+    pub store: Arc<Store>,
+    pub client: reqwest::Client,
+    pub http: HttpConfig,
+    /// Running turns by run id, to cancel them.
+    pub runs: Mutex<HashMap<String, CancellationToken>>,
 }
 
 impl AppState {
-    /// Resolves and creates the data directory. Tauri's own resolver is used so that
-    /// the settings store, WebKit's storage and our files share one place.
+    /// Resolves and creates the data directory and opens the history. Tauri's own resolver
+    /// is used so that the settings store, WebKit's storage and our files share one place.
     pub fn open(app: &AppHandle) -> anyhow::Result<Self> {
         let root = app.path().app_data_dir()?;
         let paths = DataPaths::at(root);
         paths.ensure()?;
-        Ok(Self { paths })
+        let store = Arc::new(Store::open(&paths.database())?);
+        let http = HttpConfig::default();
+        let client = http::client(&http)?;
+        Ok(Self {
+            paths,
+            store,
+            client,
+            http,
+            runs: Mutex::new(HashMap::new()),
+        })
     }
 }
 

@@ -187,3 +187,155 @@ async fn thoughts_can_be_left_out_of_the_history() {
     assert!(messages[1].message.replay.is_none(), "nor its signatures");
     assert!(!messages[1].message.text().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn export_import_round_trip_and_the_import_continues_with_its_signatures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, fresh) = (dir.path().join("a.sqlite3"), dir.path().join("b.sqlite3"));
+    let mock = MockProvider::start().await.unwrap();
+    mock.set_default(Reply::fixture(STREAM).unwrap());
+    let first = chat(&db, &mock, &[], "How do I cross the street safely?").await;
+    let id = first["conversation"].as_str().unwrap().to_owned();
+    // Keep thoughts in context so the next request must carry the signed thinking block.
+    {
+        let store = Store::open(&db).unwrap();
+        let mut settings = store.conversation(&id).unwrap().settings;
+        settings.include_in_context = true;
+        store.set_conversation_settings(&id, &settings).unwrap();
+    }
+    let exported = dir.path().join("conversation.json");
+    let out = cli(&db)
+        .args(["export", &id, "--format", "json", "-o"])
+        .arg(&exported)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = cli(&fresh)
+        .arg("import")
+        .arg(&exported)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("Imported 1 conversation(s) with 2 message(s).")
+    );
+    let again = cli(&fresh)
+        .args(["export", &id, "--format", "json"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(
+        std::fs::read(&exported).unwrap(),
+        again.stdout,
+        "export → import → export is identical"
+    );
+
+    // Importing it twice changes nothing and says why.
+    let out = cli(&fresh)
+        .arg("import")
+        .arg(&exported)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already in your history"));
+
+    // The imported conversation continues, and the request carries the original signature.
+    let signature = {
+        let store = Store::open(&fresh).unwrap();
+        let messages = store.messages(&id).unwrap();
+        messages[1]
+            .message
+            .thinking()
+            .next()
+            .unwrap()
+            .signature
+            .clone()
+            .unwrap()
+    };
+    let before = mock.requests().len();
+    chat(&fresh, &mock, &["--conversation", &id], "And at night?").await;
+    let sent = mock.requests()[before].json();
+    let replayed = &sent["messages"][1]["content"][0];
+    assert_eq!(replayed["type"], "thinking");
+    assert_eq!(replayed["signature"], signature.as_str());
+    mock.shutdown().await;
+
+    // A broken file is refused and changes nothing.
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, &std::fs::read(&exported).unwrap()[..200]).unwrap();
+    let out = cli(&fresh)
+        .arg("import")
+        .arg(&broken)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("cut short"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn export_formats_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite3");
+    let mock = MockProvider::start().await.unwrap();
+    mock.set_default(Reply::fixture(STREAM).unwrap());
+    let first = chat(&db, &mock, &[], "Cross?").await;
+    mock.shutdown().await;
+    let id = first["conversation"].as_str().unwrap();
+    for (format, thoughts, needle) in [
+        ("md", "details", "<details>"),
+        ("md", "omit", "Cross?"),
+        ("html", "section", "<!DOCTYPE html>"),
+    ] {
+        let out = cli(&db)
+            .args(["export", id, "--format", format, "--thoughts", thoughts])
+            .output()
+            .await
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{format} {thoughts}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(needle), "{format} {thoughts}");
+        assert_eq!(
+            text.contains("straightforward question"),
+            thoughts != "omit",
+            "{format} {thoughts}"
+        );
+    }
+    let out = cli(&db)
+        .args(["export", "--all", "-o"])
+        .arg(dir.path().join("backup.json"))
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success());
+    let backup: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("backup.json")).unwrap()).unwrap();
+    assert_eq!(backup["format"], "ponder-backup");
+    let out = cli(&db)
+        .args(["export", id, "--format", "pdf"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

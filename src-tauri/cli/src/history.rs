@@ -106,3 +106,65 @@ pub fn purge_thoughts(args: PurgeArgs, store: &Store) -> anyhow::Result<()> {
     )?;
     Ok(())
 }
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The conversation to export (omit with --all).
+    id: Option<String>,
+    /// md, json or html.
+    #[arg(long, default_value = "md")]
+    format: String,
+    /// details, section or omit.
+    #[arg(long, default_value = "details")]
+    thoughts: String,
+    /// Every conversation, as one JSON backup.
+    #[arg(long)]
+    all: bool,
+    /// Write here instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// A conversation or a backup exported as JSON.
+    file: std::path::PathBuf,
+}
+
+pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
+    use ponder_core::export::{self, Thoughts};
+
+    let text = if args.all {
+        export::backup_json(store)?
+    } else {
+        let id = args
+            .id
+            .ok_or_else(|| Usage("name the conversation to export, or pass --all".into()))?;
+        let thoughts: Thoughts = args.thoughts.parse().map_err(|e: export::UnknownThoughts| Usage(e.to_string()))?;
+        let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
+        let messages = store.messages(&id)?;
+        match args.format.as_str() {
+            "md" | "markdown" => export::markdown(&conversation, &messages, thoughts),
+            "json" => export::json(&conversation, &messages),
+            "html" => export::html(&conversation, &messages, thoughts),
+            other => return Err(Usage(format!("unknown format {other:?}; use md, json or html")).into()),
+        }
+    };
+    match args.output {
+        Some(path) => std::fs::write(&path, text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
+    let bytes = std::fs::read(&args.file).map_err(|e| Usage(format!("cannot read {}: {e}", args.file.display())))?;
+    let report = ponder_core::export::import(store, &bytes).map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
+    writeln!(
+        std::io::stdout().lock(),
+        "Imported {} conversation(s) with {} message(s).",
+        report.conversations, report.messages
+    )?;
+    Ok(())
+}

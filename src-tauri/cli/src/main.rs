@@ -50,6 +50,10 @@ enum Command {
     Search(history::SearchArgs),
     /// Drop stored thoughts older than N days, with their signatures.
     PurgeThoughts(history::PurgeArgs),
+    /// Export a conversation as Markdown, JSON or HTML, or every conversation as a JSON backup.
+    Export(history::ExportArgs),
+    /// Import a conversation or a backup exported as JSON.
+    Import(history::ImportArgs),
 }
 
 /// A failure the user can fix by changing the input: exit status 2, one line.
@@ -118,6 +122,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Conversations(args) => history::conversations(args, &store()?)?,
         Command::Search(args) => history::search(args, &store()?)?,
         Command::PurgeThoughts(args) => history::purge_thoughts(args, &store()?)?,
+        Command::Export(args) => history::export(args, &store()?)?,
+        Command::Import(args) => history::import(args, &store()?)?,
     }
     Ok(())
 }

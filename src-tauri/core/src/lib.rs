@@ -4,6 +4,7 @@
 pub mod about;
 pub mod chat;
 pub mod draft;
+pub mod export;
 pub mod paths;
 pub mod providers;
 pub mod reasoning;

@@ -330,9 +330,9 @@ pub async fn run_recorded(
     mut request: TurnRequest<'_>,
     options: RecordOptions,
     cancel: CancellationToken,
-    mut on_event: impl FnMut(RecordedEvent<'_>),
+    mut on_event: impl FnMut(RecordedEvent<'_>) + Send,
 ) -> Result<(String, Outcome), crate::store::StoreError> {
-    use std::cell::RefCell;
+    use std::sync::Mutex;
 
     use crate::store::{MessageStatus, TurnRecord};
 
@@ -370,7 +370,8 @@ pub async fn run_recorded(
         dirty: bool,
         last_flush: Instant,
     }
-    let live = RefCell::new(Live {
+    // Shared between the stream's callback and the flush timer; never held across an await.
+    let live = Mutex::new(Live {
         draft: Draft::new(origin, crate::chat::ThoughtSource::Reasoning),
         dirty: false,
         last_flush: Instant::now(),
@@ -386,10 +387,13 @@ pub async fn run_recorded(
             }
         }
     };
-    let on_event = RefCell::new(&mut on_event);
+    let on_event = Mutex::new(&mut on_event);
+    fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
     let run = run_turn(client, config, request, cancel, |event| {
         if let RunEvent::Chat(chat) = &event {
-            let mut live = live.borrow_mut();
+            let mut live = lock(&live);
             let mut scratch = Vec::new();
             live.draft.apply(chat.clone(), 0, &mut scratch);
             live.dirty = true;
@@ -400,7 +404,7 @@ pub async fn run_recorded(
                 return;
             }
         }
-        (on_event.borrow_mut())(RecordedEvent::Run(event));
+        (lock(&on_event))(RecordedEvent::Run(event));
     });
     tokio::pin!(run);
     let mut ticker = tokio::time::interval(options.flush_every);
@@ -408,7 +412,7 @@ pub async fn run_recorded(
     let outcome = loop {
         tokio::select! {
             outcome = &mut run => break outcome,
-            _ = ticker.tick() => save(&mut live.borrow_mut()),
+            _ = ticker.tick() => save(&mut lock(&live)),
         }
     };
     let turn = outcome.turn();
@@ -431,7 +435,7 @@ pub async fn run_recorded(
         error_message: turn.error.as_ref().map(|e| e.message.clone()),
     };
     store.finish_assistant(&message_id, &record)?;
-    (on_event.borrow_mut())(RecordedEvent::Finished {
+    (lock(&on_event))(RecordedEvent::Finished {
         message_id: &message_id,
         outcome: &outcome,
     });

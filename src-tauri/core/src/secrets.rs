@@ -78,6 +78,14 @@ pub fn clear_api_key(provider: &str) -> Result<(), SecretError> {
     }
 }
 
+/// Whether the keyring can be reached at all (a missing entry is fine).
+pub fn probe() -> Result<(), SecretError> {
+    match entry("ponder-probe")?.get_password() {
+        Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
+        Err(e) => Err(SecretError::Unavailable(e.to_string())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,10 @@
-//! Tauri commands, one file per group.
+//! Tauri commands, one file per group. Each is thin: it reads state, calls the core, and
+//! turns errors into `IpcError`s.
 
 pub mod app;
+pub mod chat;
+pub mod conversations;
+pub mod export;
+pub mod models;
+pub mod secrets;
 pub mod settings;

@@ -1,7 +1,9 @@
-use tauri::AppHandle;
+use serde_json::Value;
+use tauri::{AppHandle, State};
 
 use crate::error::IpcError;
 use crate::settings::{Settings, Theme};
+use crate::state::AppState;
 
 #[tauri::command(async)]
 pub fn get_settings(app: AppHandle) -> Result<Settings, IpcError> {
@@ -9,6 +11,38 @@ pub fn get_settings(app: AppHandle) -> Result<Settings, IpcError> {
 }
 
 #[tauri::command(async)]
+pub fn update_settings(app: AppHandle, patch: Value) -> Result<Settings, IpcError> {
+    crate::settings::update(&app, &patch)
+}
+
+#[tauri::command(async)]
 pub fn set_theme(app: AppHandle, theme: Theme) -> Result<Settings, IpcError> {
-    crate::settings::update(&app, |settings| settings.theme = theme)
+    crate::settings::update(&app, &serde_json::json!({ "theme": theme }))
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PurgeReport {
+    messages: usize,
+    bytes_freed: u64,
+}
+
+/// Drops stored thoughts (and their signatures) older than N days.
+#[tauri::command(async)]
+pub fn purge_thoughts(
+    state: State<'_, AppState>,
+    older_than_days: u32,
+) -> Result<PurgeReport, IpcError> {
+    let before = now_ms() - i64::from(older_than_days.max(1)) * 86_400_000;
+    let (messages, bytes_freed) = state.store.purge_thoughts(before)?;
+    Ok(PurgeReport {
+        messages,
+        bytes_freed,
+    })
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -162,8 +162,8 @@ pub struct Plan {
 }
 
 /// Formats a token count the way the feedback lines do: `43,008`.
-pub fn thousands(n: u32) -> String {
-    let digits = n.to_string();
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -181,7 +181,7 @@ mod tests {
     #[test]
     fn thousands_separators() {
         for (n, text) in [
-            (0, "0"),
+            (0u32, "0"),
             (999, "999"),
             (1024, "1,024"),
             (43008, "43,008"),

@@ -434,3 +434,24 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// Removes a message and everything after it in its conversation (to regenerate an
+    /// answer or resend an edited question). Returns the conversation and what was removed.
+    pub fn delete_from(&self, message_id: &str) -> Result<(String, Vec<StoredMessage>)> {
+        let first = self.message(message_id)?;
+        let removed: Vec<StoredMessage> = self
+            .messages(&first.conversation_id)?
+            .into_iter()
+            .filter(|m| m.seq >= first.seq)
+            .collect();
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM messages WHERE conversation_id = ?1 AND seq >= ?2",
+                params![first.conversation_id, first.seq],
+            )?;
+            Ok(())
+        })?;
+        Ok((first.conversation_id, removed))
+    }
+}

@@ -1,0 +1,297 @@
+//! Reading an exported conversation or a backup back into the history. Everything is checked
+//! before anything is written, and the write is one transaction: a bad file changes nothing,
+//! and a backup imports all or nothing.
+
+use std::collections::HashSet;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
+use crate::store::{
+    Conversation, ConversationRecord, InsertError, Store, StoreError, StoredMessage,
+};
+
+/// The largest file import reads: 256 MiB.
+pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ImportReport {
+    pub conversations: usize,
+    pub messages: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the file is {size} bytes ({mib:.1} MiB); Ponder imports files of at most 256 MiB", mib = *.size as f64 / 1_048_576.0)]
+    TooLarge { size: usize },
+    #[error("the file is empty")]
+    Empty,
+    #[error(
+        "the file is cut short (it ends inside the JSON, at line {line}); it was not saved completely"
+    )]
+    Truncated { line: usize },
+    #[error("the file is not JSON, so not a Ponder export: {0}")]
+    NotJson(String),
+    #[error("not a Ponder export: {0}")]
+    NotPonder(String),
+    #[error(
+        "this file is version {found} of the {format:?} format, which this version of Ponder cannot read; it reads version {FORMAT_VERSION}"
+    )]
+    UnsupportedVersion { format: &'static str, found: String },
+    #[error("the file is damaged: {0}")]
+    Invalid(String),
+    #[error("two messages of the conversation {title:?} have the same seq {seq}")]
+    DuplicateSeq { title: String, seq: i64 },
+    #[error("the conversation {title:?} is already in your history; nothing was imported")]
+    ConversationExists { id: String, title: String },
+    #[error(
+        "a message of the conversation {title:?} ({id}) is already in your history; nothing was imported"
+    )]
+    MessageExists { id: String, title: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<InsertError> for ImportError {
+    fn from(e: InsertError) -> Self {
+        match e {
+            InsertError::ConversationExists { id, title } => Self::ConversationExists { id, title },
+            InsertError::MessageExists { id, title } => Self::MessageExists { id, title },
+            InsertError::Store(e) => Self::Store(e),
+        }
+    }
+}
+
+/// Imports a `ponder-conversation` or `ponder-backup` file, all or nothing.
+pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
+    let records = parse(bytes)?;
+    store.insert_records(&records)?;
+    Ok(ImportReport {
+        conversations: records.len(),
+        messages: records.iter().map(|r| r.messages.len()).sum(),
+    })
+}
+
+/// Reads and checks an export file without touching any history.
+pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
+    if bytes.len() > MAX_IMPORT_BYTES {
+        return Err(ImportError::TooLarge { size: bytes.len() });
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ImportError::Empty);
+    }
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| match e.classify() {
+        serde_json::error::Category::Eof => ImportError::Truncated { line: e.line() },
+        _ => ImportError::NotJson(e.to_string()),
+    })?;
+    let Value::Object(mut top) = value else {
+        return Err(ImportError::NotPonder(format!(
+            "it holds {}, not an object with a \"format\"",
+            kind(&value)
+        )));
+    };
+    let format = match top.get("format") {
+        Some(Value::String(s)) if s == CONVERSATION_FORMAT => CONVERSATION_FORMAT,
+        Some(Value::String(s)) if s == BACKUP_FORMAT => BACKUP_FORMAT,
+        Some(Value::String(s)) => {
+            return Err(ImportError::NotPonder(format!(
+                "its format is {s:?}; Ponder imports {CONVERSATION_FORMAT:?} and {BACKUP_FORMAT:?} files"
+            )));
+        }
+        Some(other) => {
+            return Err(ImportError::NotPonder(format!(
+                "its \"format\" is {}, not {CONVERSATION_FORMAT:?} or {BACKUP_FORMAT:?}",
+                kind(other)
+            )));
+        }
+        None => {
+            return Err(ImportError::NotPonder(format!(
+                "it has no \"format\"; Ponder imports {CONVERSATION_FORMAT:?} and {BACKUP_FORMAT:?} files"
+            )));
+        }
+    };
+    match top.get("version") {
+        Some(Value::Number(n)) if n.as_u64() == Some(FORMAT_VERSION) => {}
+        Some(other) => {
+            return Err(ImportError::UnsupportedVersion {
+                format,
+                found: other.to_string(),
+            });
+        }
+        None => return Err(ImportError::Invalid("it has no \"version\"".to_owned())),
+    }
+    let source = Source {
+        bytes,
+        backup: format == BACKUP_FORMAT,
+    };
+    let records = if format == CONVERSATION_FORMAT {
+        let conversation = typed(take(&mut top, "conversation", "")?, "conversation", source)?;
+        let messages = messages(take(&mut top, "messages", "")?, "messages", source)?;
+        vec![ConversationRecord {
+            conversation,
+            messages,
+        }]
+    } else {
+        let Value::Array(items) = take(&mut top, "conversations", "")? else {
+            return Err(ImportError::Invalid(
+                "\"conversations\" is not a list".to_owned(),
+            ));
+        };
+        let mut records = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            let path = format!("conversations[{i}]");
+            let Value::Object(mut item) = item else {
+                return Err(ImportError::Invalid(format!("{path} is not an object")));
+            };
+            let conversation = typed(
+                take(&mut item, "conversation", &path)?,
+                &format!("{path}.conversation"),
+                source,
+            )?;
+            let messages = messages(
+                take(&mut item, "messages", &path)?,
+                &format!("{path}.messages"),
+                source,
+            )?;
+            records.push(ConversationRecord {
+                conversation,
+                messages,
+            });
+        }
+        records
+    };
+    check(&records)?;
+    Ok(records)
+}
+
+/// The file being read, to locate a problem in it.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    bytes: &'a [u8],
+    backup: bool,
+}
+
+/// Ids present and unique, messages in their conversation, seqs unique within it.
+fn check(records: &[ConversationRecord]) -> Result<(), ImportError> {
+    let mut conversation_ids = HashSet::new();
+    let mut message_ids = HashSet::new();
+    for record in records {
+        let c = &record.conversation;
+        if c.id.trim().is_empty() {
+            return Err(ImportError::Invalid(format!(
+                "the conversation {:?} has no id",
+                c.title
+            )));
+        }
+        if !conversation_ids.insert(c.id.as_str()) {
+            return Err(ImportError::Invalid(format!(
+                "the conversation {} appears twice",
+                c.id
+            )));
+        }
+        let mut seqs = HashSet::new();
+        for m in &record.messages {
+            if m.id.trim().is_empty() {
+                return Err(ImportError::Invalid(format!(
+                    "a message of the conversation {:?} has no id",
+                    c.title
+                )));
+            }
+            if m.conversation_id != c.id {
+                return Err(ImportError::Invalid(format!(
+                    "message {} says it belongs to conversation {:?}, but it is listed under {}",
+                    m.id, m.conversation_id, c.id
+                )));
+            }
+            if !message_ids.insert(m.id.as_str()) {
+                return Err(ImportError::Invalid(format!(
+                    "message {} appears twice",
+                    m.id
+                )));
+            }
+            if !seqs.insert(m.seq) {
+                return Err(ImportError::DuplicateSeq {
+                    title: c.title.clone(),
+                    seq: m.seq,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn take(object: &mut Map<String, Value>, key: &str, path: &str) -> Result<Value, ImportError> {
+    object.remove(key).ok_or_else(|| {
+        ImportError::Invalid(if path.is_empty() {
+            format!("it has no {key:?}")
+        } else {
+            format!("{path} has no {key:?}")
+        })
+    })
+}
+
+fn messages(
+    value: Value,
+    path: &str,
+    source: Source<'_>,
+) -> Result<Vec<StoredMessage>, ImportError> {
+    let Value::Array(items) = value else {
+        return Err(ImportError::Invalid(format!(
+            "{path} is {}, not a list",
+            kind(&value)
+        )));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| typed(item, &format!("{path}[{i}]"), source))
+        .collect()
+}
+
+/// Deserializes one part of the file; a failure names that part and, found by reading the
+/// whole file again as typed data, the line and column of the problem.
+fn typed<T: DeserializeOwned>(
+    value: Value,
+    path: &str,
+    source: Source<'_>,
+) -> Result<T, ImportError> {
+    serde_json::from_value(value).map_err(|e| {
+        let at = location(source).map(|(line, column)| format!(" (line {line}, column {column})"));
+        ImportError::Invalid(format!("{path}: {e}{}", at.unwrap_or_default()))
+    })
+}
+
+fn location(source: Source<'_>) -> Option<(usize, usize)> {
+    #[derive(Deserialize)]
+    struct ConversationFile {
+        #[serde(rename = "conversation")]
+        _conversation: Conversation,
+        #[serde(rename = "messages")]
+        _messages: Vec<StoredMessage>,
+    }
+    #[derive(Deserialize)]
+    struct BackupFile {
+        #[serde(rename = "conversations")]
+        _conversations: Vec<ConversationRecord>,
+    }
+    let error = if source.backup {
+        serde_json::from_slice::<BackupFile>(source.bytes).err()
+    } else {
+        serde_json::from_slice::<ConversationFile>(source.bytes).err()
+    }?;
+    Some((error.line(), error.column()))
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a true/false value",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

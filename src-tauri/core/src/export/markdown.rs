@@ -1,0 +1,115 @@
+//! The Markdown transcript: a title, then each message under a heading naming its speaker
+//! (and, for the assistant, the model and thinking level), thoughts as the user chose.
+
+use std::fmt::Write;
+
+use super::{
+    Piece, REDACTED_NOTE, Thoughts, header_line, model_line, notes, pieces, speaker, thought_label,
+    title,
+};
+use crate::chat::ThinkingBlock;
+use crate::store::{Conversation, StoredMessage};
+
+pub(super) fn render(
+    conv: &Conversation,
+    messages: &[StoredMessage],
+    thoughts: Thoughts,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", title(conv));
+    let _ = writeln!(out, "*{}*", header_line(conv, messages));
+    for stored in messages {
+        out.push('\n');
+        match model_line(stored) {
+            Some(model) => {
+                let _ = writeln!(
+                    out,
+                    "## {} · {}",
+                    speaker(&stored.message),
+                    one_line(&model)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "## {}", speaker(&stored.message));
+            }
+        }
+        for piece in pieces(&stored.message, thoughts) {
+            out.push('\n');
+            match piece {
+                Piece::Text(text) => {
+                    out.push_str(text.trim_matches('\n'));
+                    out.push('\n');
+                }
+                Piece::Thought(block) => thought(&mut out, block, thoughts),
+                Piece::Tool(call) => {
+                    let _ = writeln!(
+                        out,
+                        "**Tool call:** `{}`\n",
+                        one_line(&call.name).replace('`', "'")
+                    );
+                    let fence = fence(&call.arguments);
+                    let _ = writeln!(
+                        out,
+                        "{fence}json\n{}\n{fence}",
+                        call.arguments.trim_matches('\n')
+                    );
+                }
+            }
+        }
+        for (error, note) in notes(stored) {
+            let note = one_line(&note);
+            out.push('\n');
+            if error {
+                let _ = writeln!(out, "> **{note}**");
+            } else {
+                let _ = writeln!(out, "*{note}*");
+            }
+        }
+    }
+    out
+}
+
+fn thought(out: &mut String, block: &ThinkingBlock, thoughts: Thoughts) {
+    let label = thought_label(block, thoughts);
+    let body = if block.is_redacted() {
+        REDACTED_NOTE
+    } else {
+        block.text.trim_matches('\n')
+    };
+    match thoughts {
+        Thoughts::Details => {
+            // A `</details>` in the thoughts would close the fold early.
+            let body = body.replace("</details", "&lt;/details");
+            let _ = writeln!(
+                out,
+                "<details>\n<summary>{label}</summary>\n\n{body}\n\n</details>"
+            );
+        }
+        Thoughts::Section => {
+            let _ = writeln!(out, "> **{label}**\n>");
+            for line in body.lines() {
+                if line.is_empty() {
+                    out.push_str(">\n");
+                } else {
+                    let _ = writeln!(out, "> {line}");
+                }
+            }
+        }
+        Thoughts::Omit => {}
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A code fence longer than any run of backticks in `text`.
+fn fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat(longest.max(2) + 1)
+}

@@ -1,0 +1,317 @@
+//! Exporting conversations — a readable Markdown transcript, a standalone offline HTML page,
+//! lossless versioned JSON — and importing that JSON back.
+//!
+//! Markdown and HTML are for reading: they show the thoughts as the user asks ([`Thoughts`]),
+//! label summaries and redacted thinking, skip empty and hidden thoughts, and note how a turn
+//! ended. JSON keeps everything (signatures, provider data, replay, usage, settings, ids,
+//! timestamps), so an imported conversation can be continued with the same provider.
+
+mod html;
+mod import;
+mod json;
+mod markdown;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::chat::{Message, Part, Role, StopReason, ThinkingBlock, ToolCall};
+use crate::reasoning::choice::Choice;
+use crate::reasoning::plan::thousands;
+use crate::store::{
+    Conversation, ConversationRecord, MessageStatus, Store, StoreError, StoredMessage,
+};
+
+pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse};
+pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
+
+/// How Markdown and HTML exports show a model's thoughts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Thoughts {
+    /// Folded under a "Thoughts (12 s)" summary the reader opens.
+    #[default]
+    Details,
+    /// Always visible, as a quoted "Thinking" section before the answer.
+    Section,
+    /// Left out.
+    Omit,
+}
+
+impl Thoughts {
+    pub const ALL: [Thoughts; 3] = [Thoughts::Details, Thoughts::Section, Thoughts::Omit];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Details => "details",
+            Self::Section => "section",
+            Self::Omit => "omit",
+        }
+    }
+}
+
+impl fmt::Display for Thoughts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown way to export thoughts {0:?}; use details, section or omit")]
+pub struct UnknownThoughts(pub String);
+
+impl FromStr for Thoughts {
+    type Err = UnknownThoughts;
+
+    fn from_str(input: &str) -> Result<Self, Self::Err> {
+        match input.trim().to_ascii_lowercase().as_str() {
+            "details" => Ok(Self::Details),
+            "section" => Ok(Self::Section),
+            "omit" => Ok(Self::Omit),
+            _ => Err(UnknownThoughts(input.to_owned())),
+        }
+    }
+}
+
+/// A readable Markdown transcript.
+pub fn markdown(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoughts) -> String {
+    markdown::render(conv, messages, thoughts)
+}
+
+/// One standalone HTML page: no scripts, inline CSS, everything from users and models escaped.
+pub fn html(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoughts) -> String {
+    html::render(conv, messages, thoughts)
+}
+
+/// The lossless, versioned JSON of one conversation (format `ponder-conversation`).
+pub fn json(conv: &Conversation, messages: &[StoredMessage]) -> String {
+    json::conversation(conv, messages)
+}
+
+/// Every conversation, archived ones included, as one lossless JSON file (`ponder-backup`),
+/// oldest first.
+pub fn backup_json(store: &Store) -> Result<String, StoreError> {
+    let mut records = Vec::new();
+    for summary in store.list_conversations(true)? {
+        // A conversation deleted while the backup runs is simply not in it.
+        let record = store.conversation(&summary.id).and_then(|conversation| {
+            Ok(ConversationRecord {
+                messages: store.messages(&conversation.id)?,
+                conversation,
+            })
+        });
+        match record {
+            Ok(record) => records.push(record),
+            Err(StoreError::NotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    records.sort_by(|a, b| {
+        (a.conversation.created_at, &a.conversation.id)
+            .cmp(&(b.conversation.created_at, &b.conversation.id))
+    });
+    Ok(json::backup(&records))
+}
+
+// ---- What Markdown and HTML share -------------------------------------------------------
+
+/// A message cut into what a transcript shows, in order.
+enum Piece<'a> {
+    Text(String),
+    Thought(&'a ThinkingBlock),
+    Tool(&'a ToolCall),
+}
+
+/// The pieces of a message to show: consecutive text joined, empty text dropped, thoughts
+/// dropped when omitted, hidden, or empty (a redacted block is never empty).
+fn pieces(message: &Message, thoughts: Thoughts) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let flush = |text: &mut String, out: &mut Vec<Piece<'_>>| {
+        if !text.trim().is_empty() {
+            out.push(Piece::Text(std::mem::take(text)));
+        }
+        text.clear();
+    };
+    for part in &message.parts {
+        match part {
+            Part::Text { text: t } => text.push_str(t),
+            Part::Thinking(block) => {
+                if thoughts != Thoughts::Omit && shows(block) {
+                    flush(&mut text, &mut out);
+                    out.push(Piece::Thought(block));
+                }
+            }
+            Part::ToolCall(call) => {
+                flush(&mut text, &mut out);
+                out.push(Piece::Tool(call));
+            }
+        }
+    }
+    flush(&mut text, &mut out);
+    out
+}
+
+fn shows(block: &ThinkingBlock) -> bool {
+    !block.hidden && (block.is_redacted() || !block.text.trim().is_empty())
+}
+
+fn speaker(message: &Message) -> &'static str {
+    match message.role {
+        Role::User => "You",
+        Role::Assistant => "Assistant",
+    }
+}
+
+/// "claude-sonnet-4-5 (anthropic) · thinking: high" for an assistant message.
+fn model_line(stored: &StoredMessage) -> Option<String> {
+    if stored.message.role != Role::Assistant {
+        return None;
+    }
+    let mut bits = Vec::new();
+    if let Some(origin) = &stored.message.origin {
+        bits.push(format!("{} ({})", origin.model, origin.provider));
+    }
+    match stored.choice {
+        Some(Choice::Budget(tokens)) => bits.push(format!(
+            "thinking budget: {} tokens",
+            thousands(u64::from(tokens))
+        )),
+        Some(Choice::Off) => bits.push("thinking: off".to_owned()),
+        Some(choice) => bits.push(format!("thinking: {choice}")),
+        None => {}
+    }
+    (!bits.is_empty()).then(|| bits.join(" · "))
+}
+
+/// "Thoughts (12 s · 3,204 tokens)", "Thought summary (4 s)", "Redacted thinking".
+fn thought_label(block: &ThinkingBlock, thoughts: Thoughts) -> String {
+    if block.is_redacted() {
+        return "Redacted thinking".to_owned();
+    }
+    let base = if block.source.is_some_and(|s| s.is_summary()) {
+        "Thought summary"
+    } else if thoughts == Thoughts::Section {
+        "Thinking"
+    } else {
+        "Thoughts"
+    };
+    let mut details = Vec::new();
+    if let Some(ms) = block.duration_ms {
+        details.push(duration(ms));
+    }
+    if let Some(tokens) = block.token_estimate {
+        let unit = if tokens == 1 { "token" } else { "tokens" };
+        details.push(format!("{} {unit}", thousands(u64::from(tokens))));
+    }
+    if details.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base} ({})", details.join(" · "))
+    }
+}
+
+const REDACTED_NOTE: &str = "The provider encrypted this thinking; it cannot be shown.";
+
+/// What a reader should know about how a turn ended.
+fn notes(stored: &StoredMessage) -> Vec<(bool, String)> {
+    let mut notes = Vec::new();
+    match stored.status {
+        MessageStatus::Complete => {}
+        MessageStatus::Error => {
+            let mut note = "Error".to_owned();
+            if let Some(code) = &stored.error_code {
+                note.push_str(&format!(" ({code})"));
+            }
+            if let Some(message) = &stored.error_message {
+                note.push_str(&format!(": {message}"));
+            }
+            notes.push((true, note));
+        }
+        MessageStatus::Cancelled => {
+            notes.push((false, "Stopped before the answer was finished.".to_owned()))
+        }
+        MessageStatus::Interrupted => notes.push((
+            false,
+            "Interrupted: Ponder closed before the answer was finished.".to_owned(),
+        )),
+        MessageStatus::Streaming => notes.push((
+            false,
+            "Still being written when this was exported.".to_owned(),
+        )),
+    }
+    let stop = match &stored.stop {
+        Some(StopReason::MaxTokens {
+            while_thinking: true,
+        }) => Some("The output limit was reached while the model was still thinking.".to_owned()),
+        Some(StopReason::MaxTokens {
+            while_thinking: false,
+        }) => Some("The answer was cut off at the output limit.".to_owned()),
+        Some(StopReason::Refusal) => Some("The model declined to answer.".to_owned()),
+        Some(StopReason::ContentFilter) => {
+            Some("The provider's content filter stopped the answer.".to_owned())
+        }
+        Some(StopReason::Other { reason }) => {
+            Some(format!("The provider stopped the answer ({reason})."))
+        }
+        Some(StopReason::End | StopReason::ToolUse | StopReason::Cancelled) | None => None,
+    };
+    notes.extend(stop.map(|s| (false, s)));
+    notes
+}
+
+fn title(conv: &Conversation) -> String {
+    let title = conv.title.split_whitespace().collect::<Vec<_>>().join(" ");
+    if title.is_empty() {
+        "Untitled conversation".to_owned()
+    } else {
+        title
+    }
+}
+
+/// "Started 2025-01-02 03:04 UTC · 6 messages".
+fn header_line(conv: &Conversation, messages: &[StoredMessage]) -> String {
+    let count = messages.len();
+    let unit = if count == 1 { "message" } else { "messages" };
+    format!("Started {} · {count} {unit}", utc(conv.created_at))
+}
+
+fn duration(ms: u64) -> String {
+    if ms < 1000 {
+        return "under 1 s".to_owned();
+    }
+    let s = (ms + 500) / 1000;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 if s.is_multiple_of(60) => format!("{} min", s / 60),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// Milliseconds since the epoch as "2025-01-02 03:04 UTC".
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,744 @@
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with};
+use super::*;
+use crate::chat::{Origin, Replay, ThoughtSource, Usage};
+use crate::reasoning::choice::Choice;
+use crate::reasoning::settings::ReasoningSettings;
+use crate::store::{NewConversation, TurnRecord};
+
+// ---- Snapshots --------------------------------------------------------------------------
+
+/// Compares `actual` with `snapshots/NAME` exactly; `PONDER_BLESS=1` rewrites the file.
+fn check_snapshot(name: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("src/export/snapshots")
+        .join(name);
+    // The version in `exportedBy` changes with every release; the snapshot should not.
+    let actual = actual.replace(
+        &format!("\"exportedBy\": \"Ponder {}\"", crate::about::VERSION),
+        "\"exportedBy\": \"Ponder <version>\"",
+    );
+    if std::env::var_os("PONDER_BLESS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run the tests with PONDER_BLESS=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b);
+        let line = line.unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{} differs from the output at line {}:\n  snapshot: {:?}\n  output:   {:?}\n\
+             (PONDER_BLESS=1 rewrites it; read the new file before keeping it)",
+            path.display(),
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line),
+        );
+    }
+}
+
+fn primes_read() -> (Conversation, Vec<StoredMessage>) {
+    let (_store, mut read) = store_with(&[primes()]);
+    let record = read.remove(0);
+    (record.conversation, record.messages)
+}
+
+#[test]
+fn markdown_snapshots() {
+    let (conv, messages) = primes_read();
+    for mode in Thoughts::ALL {
+        check_snapshot(
+            &format!("primes.{mode}.md"),
+            &markdown(&conv, &messages, mode),
+        );
+    }
+}
+
+#[test]
+fn html_snapshots() {
+    let (conv, messages) = primes_read();
+    for mode in Thoughts::ALL {
+        check_snapshot(
+            &format!("primes.{mode}.html"),
+            &html(&conv, &messages, mode),
+        );
+    }
+}
+
+#[test]
+fn json_snapshot() {
+    let (conv, messages) = primes_read();
+    check_snapshot("primes.json", &json(&conv, &messages));
+}
+
+// ---- What transcripts show --------------------------------------------------------------
+
+#[test]
+fn thoughts_modes_parse_their_cli_spellings() {
+    for mode in Thoughts::ALL {
+        assert_eq!(mode.to_string().parse::<Thoughts>(), Ok(mode));
+    }
+    assert_eq!(" Section ".parse::<Thoughts>(), Ok(Thoughts::Section));
+    let err = "folded".parse::<Thoughts>().unwrap_err().to_string();
+    assert!(
+        err.contains("\"folded\"") && err.contains("details, section or omit"),
+        "{err}"
+    );
+    assert_eq!(Thoughts::default(), Thoughts::Details);
+}
+
+#[test]
+fn transcripts_label_summaries_and_redaction_and_skip_empty_and_hidden_thoughts() {
+    let (conv, messages) = primes_read();
+    for mode in [Thoughts::Details, Thoughts::Section] {
+        for page in [
+            markdown(&conv, &messages, mode),
+            html(&conv, &messages, mode),
+        ] {
+            assert!(page.contains("Thought summary (4 s)"), "{mode}: {page}");
+            assert!(page.contains("Redacted thinking"), "{mode}");
+            assert!(
+                page.contains("The provider encrypted this thinking"),
+                "{mode}"
+            );
+            assert!(page.contains("12 s · 3,204 tokens"), "{mode}");
+            assert!(
+                !page.contains("An aside the user hid"),
+                "{mode}: hidden thoughts stay hidden"
+            );
+            assert!(
+                !page.contains("EmwKAhgB"),
+                "{mode}: redacted data is not shown"
+            );
+            assert!(
+                !page.contains("EqQBCkgI"),
+                "{mode}: signatures are not shown"
+            );
+            assert!(
+                page.contains("Too many requests; try again in 20 s."),
+                "{mode}"
+            );
+            assert!(
+                page.contains("Stopped before the answer was finished."),
+                "{mode}"
+            );
+            assert!(
+                page.contains("claude-opus-4-1 (anthropic) · thinking budget: 16,000 tokens"),
+                "{mode}"
+            );
+        }
+    }
+    let md = markdown(&conv, &messages, Thoughts::Details);
+    assert!(
+        md.contains("<details>\n<summary>Thoughts (12 s · 3,204 tokens)</summary>\n\n221 is odd"),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("<details>").count(),
+        5,
+        "empty and hidden thoughts are skipped: {md}"
+    );
+    let md = markdown(&conv, &messages, Thoughts::Section);
+    assert!(
+        md.contains("> **Thinking (12 s · 3,204 tokens)**\n>\n> 221 is odd"),
+        "{md}"
+    );
+    assert!(
+        md.contains("> Try 7: 7 × 31 = 217, remainder 4.\n>\n> Try 13"),
+        "{md}"
+    );
+    for page in [
+        markdown(&conv, &messages, Thoughts::Omit),
+        html(&conv, &messages, Thoughts::Omit),
+    ] {
+        for gone in [
+            "221 is odd",
+            "Trial division",
+            "Cole factored",
+            "Redacted thinking",
+            "Thoughts (",
+        ] {
+            assert!(!page.contains(gone), "omit leaves out {gone:?}");
+        }
+        assert!(page.contains("No. 221 = 13 × 17"));
+        assert!(page.contains("Too many requests"));
+    }
+}
+
+#[test]
+fn html_is_a_standalone_page_with_thoughts_shaded_for_both_schemes() {
+    let (conv, messages) = primes_read();
+    let page = html(&conv, &messages, Thoughts::Details);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+    ));
+    assert!(page.contains("@media (prefers-color-scheme:dark)"));
+    assert!(page.contains(".thought{font-style:italic;background:var(--thought)"));
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "nothing to fetch"
+    );
+    // Thoughts are darker than the page in light mode, lighter in dark mode.
+    let colour = |scheme: &str, name: &str| -> u32 {
+        let start = page.find(scheme).unwrap();
+        let rest = &page[start..];
+        let at = rest.find(&format!("--{name}:#")).unwrap() + name.len() + 4;
+        let hex = &rest[at..at + 6];
+        (0..3)
+            .map(|i| u32::from_str_radix(&hex[i * 2..i * 2 + 2], 16).unwrap())
+            .sum()
+    };
+    assert!(colour(":root{color-scheme", "thought") < colour(":root{color-scheme", "page"));
+    assert!(
+        colour("prefers-color-scheme:dark", "thought")
+            > colour("prefers-color-scheme:dark", "page")
+    );
+    assert_eq!(page.matches("<details class=\"thought").count(), 5);
+    let section = html(&conv, &messages, Thoughts::Section);
+    assert!(!section.contains("<details"));
+    assert_eq!(section.matches("<section class=\"thought").count(), 5);
+}
+
+/// Every tag in `page`, as written between `<` and `>`.
+fn tags(page: &str) -> Vec<&str> {
+    let mut tags = Vec::new();
+    let mut rest = page;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |e| start + e + 1);
+        tags.push(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    tags
+}
+
+#[test]
+fn hostile_content_comes_out_inert_in_html() {
+    let (_store, read) = store_with(&[hostile()]);
+    let (conv, messages) = (&read[0].conversation, &read[0].messages);
+    let allowed = [
+        "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "header", "h1", "p", "main",
+        "article", "h2", "span", "div", "details", "summary", "section", "code", "footer",
+    ];
+    for mode in Thoughts::ALL {
+        let page = html(conv, messages, mode);
+        let lower = page.to_ascii_lowercase();
+        for banned in ["<script", "<img", "<a ", "<svg", "<iframe", "<b>"] {
+            // Escaped text may hold `href=` or `onerror=`; no tag may (checked below).
+            assert!(!lower.contains(banned), "{mode}: {banned} in\n{page}");
+        }
+        for tag in tags(&page) {
+            let name = tag.trim_start_matches("</").trim_start_matches('<');
+            let name = name.split([' ', '>']).next().unwrap();
+            assert!(allowed.contains(&name), "{mode}: unexpected tag {tag}");
+            let tag = tag.to_ascii_lowercase();
+            for banned in [
+                "script",
+                "onerror",
+                "onload",
+                "javascript:",
+                "src=",
+                "href=",
+            ] {
+                assert!(
+                    !tag.contains(banned),
+                    "{mode}: {banned} inside the tag {tag}"
+                );
+            }
+        }
+        // The text is all there, escaped.
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=alert(1)&gt; [x](javascript:alert(1))";
+        assert!(
+            page.contains(&format!("<title>{escaped}</title>")),
+            "{mode}"
+        );
+        assert!(page.contains(&format!("<h1>{escaped}</h1>")), "{mode}");
+        assert!(
+            page.contains("&lt;a href=&quot;javascript:alert(1)&quot;&gt;click&lt;/a&gt;"),
+            "{mode}"
+        );
+        assert!(
+            page.contains(&format!("&quot;&gt;&lt;{escaped}")),
+            "{mode}: the provider name"
+        );
+        assert!(
+            page.contains(&format!(
+                "<p class=\"note error\">Error ({escaped}): {escaped}</p>"
+            )),
+            "{mode}"
+        );
+        if mode != Thoughts::Omit {
+            assert!(
+                page.contains(&format!("summary {escaped}")),
+                "{mode}: the summary thought"
+            );
+            assert!(
+                page.contains("&lt;/details&gt;&lt;/div&gt;&lt;script&gt;alert(2)"),
+                "{mode}"
+            );
+        }
+    }
+    // The markdown keeps the text as written (it is a transcript, not a page).
+    let md = markdown(conv, messages, Thoughts::Details);
+    assert!(md.starts_with(&format!("# {HOSTILE}\n")));
+    assert!(
+        md.contains("&lt;/details></div><script>alert(2)"),
+        "a thought cannot close its fold: {md}"
+    );
+}
+
+// ---- Round trips ------------------------------------------------------------------------
+
+fn counts(store: &Store) -> (usize, u32) {
+    let list = store.list_conversations(true).unwrap();
+    (list.len(), list.iter().map(|c| c.message_count).sum())
+}
+
+/// A conversation made the way the app makes one, with live timestamps and random ids.
+fn live_conversation(store: &Store) -> String {
+    let conv = store
+        .create_conversation(NewConversation {
+            title: "Live one".to_owned(),
+            provider: Some("anthropic".to_owned()),
+            model: Some("claude-sonnet-4-5".to_owned()),
+            settings: ReasoningSettings {
+                choice: Choice::HIGH,
+                ..ReasoningSettings::default()
+            },
+        })
+        .unwrap();
+    store.append_user(&conv.id, "Hello?").unwrap();
+    let origin = Origin {
+        provider: "anthropic".to_owned(),
+        model: "claude-sonnet-4-5".to_owned(),
+    };
+    let id = store
+        .start_assistant(&conv.id, &origin, Choice::HIGH)
+        .unwrap();
+    let block = ThinkingBlock {
+        text: "Say hello back.".to_owned(),
+        source: Some(ThoughtSource::Thinking),
+        signature: Some("c2lnbmF0dXJl".to_owned()),
+        provider_data: Some(json!({"cache_control": {"type": "ephemeral"}, "n": 1.5})),
+        duration_ms: Some(1_234),
+        token_estimate: Some(5),
+        ..ThinkingBlock::default()
+    };
+    let parts = vec![
+        Part::Thinking(block),
+        Part::Text {
+            text: "Hello!".to_owned(),
+        },
+    ];
+    store.flush_assistant(&id, &parts).unwrap();
+    store
+        .finish_assistant(
+            &id,
+            &TurnRecord {
+                status: MessageStatus::Complete,
+                replay: Some(Replay {
+                    provider: "anthropic".to_owned(),
+                    model: "claude-sonnet-4-5".to_owned(),
+                    content: json!([{"type": "thinking", "thinking": "Say hello back.", "signature": "c2lnbmF0dXJl"},
+                                    {"type": "text", "text": "Hello!"}]),
+                }),
+                parts,
+                usage: Usage {
+                    input: Some(10),
+                    output: Some(12),
+                    reasoning: Some(5),
+                    cached: None,
+                },
+                stop: Some(StopReason::End),
+                error_code: None,
+                error_message: None,
+            },
+        )
+        .unwrap();
+    store.set_archived(&conv.id, true).unwrap();
+    conv.id
+}
+
+#[test]
+fn conversation_json_round_trips_byte_for_byte() {
+    let (store, _) = store_with(&[primes()]);
+    let live = live_conversation(&store);
+    for id in [PRIMES_ID, live.as_str()] {
+        let conv = store.conversation(id).unwrap();
+        let messages = store.messages(id).unwrap();
+        let first = json(&conv, &messages);
+
+        let fresh = Store::open_in_memory().unwrap();
+        let report = import(&fresh, first.as_bytes()).unwrap();
+        assert_eq!(
+            report,
+            ImportReport {
+                conversations: 1,
+                messages: messages.len()
+            }
+        );
+        let conv2 = fresh.conversation(id).unwrap();
+        let messages2 = fresh.messages(id).unwrap();
+        assert_eq!(conv2, conv);
+        assert_eq!(messages2, messages, "signatures, replay, usage and all");
+        assert_eq!(json(&conv2, &messages2), first);
+        // The searchable text came along too.
+        let (word, hits) = if id == PRIMES_ID {
+            ("composite", 1)
+        } else {
+            ("Hello", 2)
+        };
+        assert_eq!(
+            fresh
+                .search(word, crate::store::SearchScope::Text, 5)
+                .unwrap()
+                .len(),
+            hits
+        );
+    }
+    // Spot-check that what a provider needs back is in the file.
+    let first = json(
+        &store.conversation(PRIMES_ID).unwrap(),
+        &store.messages(PRIMES_ID).unwrap(),
+    );
+    let file: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(file["format"], "ponder-conversation");
+    assert_eq!(file["version"], 1);
+    assert_eq!(
+        file["exportedBy"],
+        format!("Ponder {}", crate::about::VERSION)
+    );
+    assert!(file.get("exportedAt").is_none());
+    let m1 = &file["messages"][1];
+    assert!(
+        m1["message"]["parts"][0]["signature"]
+            .as_str()
+            .unwrap()
+            .starts_with("EqQB")
+    );
+    assert_eq!(m1["message"]["replay"]["provider"], "anthropic");
+    assert_eq!(m1["usage"]["reasoning"], 3_204);
+    assert_eq!(
+        file["messages"][3]["message"]["parts"][1]["provider_data"]["encrypted_content"],
+        "gAAAAABn8xQ0"
+    );
+    assert_eq!(
+        file["conversation"]["settings"]["stripFromContext"],
+        "allButLast"
+    );
+}
+
+#[test]
+fn backup_round_trips_byte_for_byte_with_archived_conversations() {
+    let (store, _) = store_with(&[primes(), hostile()]);
+    let live = live_conversation(&store);
+    let first = backup_json(&store).unwrap();
+    let file: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(file["format"], "ponder-backup");
+    assert_eq!(file["version"], 1);
+    assert_eq!(file["conversations"].as_array().unwrap().len(), 3);
+
+    let fresh = Store::open_in_memory().unwrap();
+    let report = import(&fresh, first.as_bytes()).unwrap();
+    assert_eq!(
+        report,
+        ImportReport {
+            conversations: 3,
+            messages: 8 + 2 + 2
+        }
+    );
+    assert!(fresh.conversation(&live).unwrap().archived);
+    assert!(fresh.conversation(PRIMES_ID).unwrap().pinned);
+    assert_eq!(
+        fresh.messages(&live).unwrap(),
+        store.messages(&live).unwrap()
+    );
+    assert_eq!(backup_json(&fresh).unwrap(), first);
+    assert_eq!(fresh.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn an_imported_streaming_message_is_interrupted() {
+    let mut record = primes();
+    record.messages[7].status = MessageStatus::Streaming;
+    let text = json(&record.conversation, &record.messages);
+    let store = Store::open_in_memory().unwrap();
+    import(&store, text.as_bytes()).unwrap();
+    assert_eq!(
+        store.messages(PRIMES_ID).unwrap()[7].status,
+        MessageStatus::Interrupted
+    );
+}
+
+// ---- Bad files --------------------------------------------------------------------------
+
+fn primes_file() -> String {
+    let record = primes();
+    json(&record.conversation, &record.messages)
+}
+
+fn edited(text: &str, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let mut value: Value = serde_json::from_str(text).unwrap();
+    edit(&mut value);
+    serde_json::to_vec_pretty(&value).unwrap()
+}
+
+/// Imports `bytes` into a store that already holds a conversation, expecting an error that
+/// says `says` and a store left as it was.
+#[track_caller]
+fn rejected(bytes: &[u8], says: &[&str]) -> ImportError {
+    let (store, _) = store_with(&[hostile()]);
+    let before = counts(&store);
+    let err = import(&store, bytes).unwrap_err();
+    let message = err.to_string();
+    for part in says {
+        assert!(message.contains(part), "{message:?} should say {part:?}");
+    }
+    assert_eq!(counts(&store), before, "{message}: the store changed");
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+    err
+}
+
+#[test]
+fn files_that_are_not_json_are_rejected() {
+    assert!(matches!(
+        rejected(b"this is not JSON", &["not JSON"]),
+        ImportError::NotJson(_)
+    ));
+    assert!(matches!(rejected(b"", &["empty"]), ImportError::Empty));
+    assert!(matches!(rejected(b" \n", &["empty"]), ImportError::Empty));
+    let good = primes_file();
+    let cut = &good.as_bytes()[..good.len() / 2];
+    assert!(matches!(
+        rejected(cut, &["cut short"]),
+        ImportError::Truncated { .. }
+    ));
+    assert!(matches!(
+        rejected(b"{\"format\": \"ponder-conv", &["cut short"]),
+        ImportError::Truncated { .. }
+    ));
+    // A byte-order mark is not a problem.
+    let store = Store::open_in_memory().unwrap();
+    import(
+        &store,
+        &[b"\xEF\xBB\xBF".as_slice(), good.as_bytes()].concat(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn files_of_another_format_or_version_are_rejected() {
+    let err = rejected(
+        br#"{"format": "chatgpt-export", "version": 1}"#,
+        &["\"chatgpt-export\"", "ponder-conversation", "ponder-backup"],
+    );
+    assert!(matches!(err, ImportError::NotPonder(_)));
+    rejected(
+        br#"{"title": "Primes"}"#,
+        &["not a Ponder export", "no \"format\""],
+    );
+    rejected(b"[1, 2, 3]", &["not a Ponder export", "a list"]);
+    rejected(br#"{"format": 7}"#, &["not a Ponder export", "a number"]);
+    let good = primes_file();
+    let v2 = edited(&good, |v| v["version"] = json!(2));
+    let err = rejected(
+        &v2,
+        &["version 2", "\"ponder-conversation\"", "reads version 1"],
+    );
+    assert!(matches!(err, ImportError::UnsupportedVersion { .. }));
+    rejected(
+        &edited(&good, |v| v["version"] = json!("1")),
+        &["version \"1\"", "reads version 1"],
+    );
+    rejected(
+        &edited(&good, |v| v["format"] = json!("ponder-backup")),
+        &["no \"conversations\""],
+    );
+    rejected(
+        &edited(&good, |v| {
+            drop(v.as_object_mut().unwrap().remove("version"))
+        }),
+        &["no \"version\""],
+    );
+}
+
+#[test]
+fn files_with_wrong_types_name_where() {
+    let good = primes_file();
+    let err = rejected(
+        &edited(&good, |v| v["messages"][1]["seq"] = json!("one")),
+        &[
+            "damaged",
+            "messages[1]: invalid type: string \"one\", expected i64",
+            "(line ",
+        ],
+    );
+    assert!(matches!(err, ImportError::Invalid(_)));
+    rejected(
+        &edited(&good, |v| {
+            v["conversation"]["createdAt"] = json!("yesterday")
+        }),
+        &["conversation: invalid type", "(line "],
+    );
+    rejected(
+        &edited(&good, |v| {
+            v["messages"][3]["message"]["parts"][0]["type"] = json!("bogus")
+        }),
+        &["messages[3]: unknown variant `bogus`"],
+    );
+    rejected(
+        &edited(&good, |v| v["messages"][0]["status"] = json!("done")),
+        &["messages[0]: unknown variant `done`"],
+    );
+    rejected(
+        &edited(&good, |v| v["messages"][2]["choice"] = json!("turbo")),
+        &["messages[2]:", "\"turbo\""],
+    );
+    rejected(
+        &edited(&good, |v| {
+            drop(v["messages"][5].as_object_mut().unwrap().remove("id"))
+        }),
+        &["messages[5]: missing field `id`"],
+    );
+    rejected(
+        &edited(&good, |v| v["messages"] = json!({})),
+        &["messages is an object, not a list"],
+    );
+    rejected(
+        &edited(&good, |v| {
+            drop(v.as_object_mut().unwrap().remove("conversation"))
+        }),
+        &["no \"conversation\""],
+    );
+}
+
+#[test]
+fn a_file_over_256_mib_is_rejected_before_reading() {
+    // Zeroed memory from the allocator is not touched, so this costs next to nothing.
+    let big = vec![0u8; MAX_IMPORT_BYTES + 1];
+    let err = rejected(&big, &["256 MiB"]);
+    assert!(matches!(err, ImportError::TooLarge { size } if size == MAX_IMPORT_BYTES + 1));
+}
+
+#[test]
+fn a_conversation_already_in_the_history_is_rejected() {
+    let (store, _) = store_with(&[primes()]);
+    let before = counts(&store);
+    let err = import(&store, primes_file().as_bytes()).unwrap_err();
+    assert!(matches!(err, ImportError::ConversationExists { .. }));
+    assert_eq!(
+        err.to_string(),
+        "the conversation \"Primes, by hand\" is already in your history; nothing was imported"
+    );
+    assert_eq!(counts(&store), before);
+
+    // A copy under a new conversation id whose messages kept their ids is rejected too.
+    let copy = edited(&primes_file(), |v| {
+        v["conversation"]["id"] = json!("copy");
+        for m in v["messages"].as_array_mut().unwrap() {
+            m["conversationId"] = json!("copy");
+        }
+    });
+    let err = import(&store, &copy).unwrap_err();
+    assert!(matches!(err, ImportError::MessageExists { .. }), "{err}");
+    assert!(err.to_string().contains("already in your history"));
+    assert_eq!(counts(&store), before);
+    assert!(store.conversation("copy").is_err(), "nothing was written");
+}
+
+#[test]
+fn inconsistent_files_are_rejected() {
+    let good = primes_file();
+    let err = rejected(
+        &edited(&good, |v| v["messages"][3]["seq"] = json!(1)),
+        &["same seq 1", "Primes, by hand"],
+    );
+    assert!(matches!(err, ImportError::DuplicateSeq { seq: 1, .. }));
+    rejected(
+        &edited(&good, |v| {
+            v["messages"][3]["conversationId"] = json!("elsewhere")
+        }),
+        &["belongs to conversation \"elsewhere\""],
+    );
+    rejected(
+        &edited(&good, |v| {
+            v["messages"][3]["id"] = v["messages"][2]["id"].clone()
+        }),
+        &["appears twice"],
+    );
+    rejected(
+        &edited(&good, |v| v["conversation"]["id"] = json!(" ")),
+        &["has no id"],
+    );
+}
+
+#[test]
+fn a_backup_imports_all_or_nothing() {
+    let (source, _) = store_with(&[primes(), hostile()]);
+    let backup = backup_json(&source).unwrap();
+
+    // The target already has the hostile conversation: the primes one must not come in alone.
+    let err = rejected(
+        backup.as_bytes(),
+        &["already in your history", "nothing was imported"],
+    );
+    assert!(matches!(err, ImportError::ConversationExists { .. }));
+    let (target, _) = store_with(&[hostile()]);
+    assert!(import(&target, backup.as_bytes()).is_err());
+    assert!(
+        target.conversation(PRIMES_ID).is_err(),
+        "nothing from the backup was written"
+    );
+
+    // A backup listing one conversation twice is damaged.
+    let twice = edited(&backup, |v| {
+        let first = v["conversations"][0].clone();
+        v["conversations"].as_array_mut().unwrap().push(first);
+    });
+    rejected(&twice, &["appears twice"]);
+    rejected(
+        &edited(&backup, |v| {
+            v["conversations"][1]["messages"][0]["seq"] = json!("x")
+        }),
+        &["conversations[1].messages[0]: invalid type", "(line "],
+    );
+    rejected(
+        &edited(&backup, |v| v["conversations"] = json!("all")),
+        &["not a list"],
+    );
+    rejected(
+        &edited(&backup, |v| v["conversations"][0] = json!(3)),
+        &["conversations[0] is not an object"],
+    );
+}
+
+#[test]
+fn dates_durations_and_numbers_read_naturally() {
+    assert_eq!(super::utc(T0), "2025-01-02 03:04 UTC");
+    assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
+    assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00 UTC");
+    assert_eq!(super::utc(-1), "1969-12-31 23:59 UTC");
+    assert_eq!(super::duration(400), "under 1 s");
+    assert_eq!(super::duration(12_400), "12 s");
+    assert_eq!(super::duration(59_600), "1 min");
+    assert_eq!(super::duration(125_000), "2 min 5 s");
+    assert_eq!(super::duration(3_725_000), "1 h 2 min");
+    assert_eq!(super::thousands(0u32), "0");
+    assert_eq!(super::thousands(999u32), "999");
+    assert_eq!(super::thousands(3_204u32), "3,204");
+    assert_eq!(super::thousands(1_234_567u32), "1,234,567");
+}

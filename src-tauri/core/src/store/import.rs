@@ -1,0 +1,160 @@
+//! Writing whole conversations back from an export: original ids, seqs, timestamps and every
+//! stored field, all in one transaction, so an imported conversation reads back exactly as it
+//! was exported and can be continued with the same provider.
+
+use rusqlite::{Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use super::messages::texts;
+use super::{Conversation, MessageStatus, StoreError, StoredMessage};
+use crate::chat::Role;
+
+/// A conversation with all its messages, in seq order: one entry of a backup.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConversationRecord {
+    pub conversation: Conversation,
+    pub messages: Vec<StoredMessage>,
+}
+
+/// Why [`Store::insert_records`] wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum InsertError {
+    #[error("the conversation {title:?} is already in your history (id {id})")]
+    ConversationExists { id: String, title: String },
+    #[error("message {id} of the conversation {title:?} is already in your history")]
+    MessageExists { id: String, title: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for InsertError {
+    fn from(e: rusqlite::Error) -> Self {
+        Self::Store(e.into())
+    }
+}
+
+impl From<serde_json::Error> for InsertError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Store(e.into())
+    }
+}
+
+impl super::Store {
+    /// Inserts conversations and their messages exactly as given, all or nothing. Nothing is
+    /// written if any conversation or message id is already in the history. A message still
+    /// marked `streaming` is stored as `interrupted`: nothing will ever finish it.
+    pub fn insert_records(&self, records: &[ConversationRecord]) -> Result<(), InsertError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        for record in records {
+            insert_record_tx(&tx, record)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<(), InsertError> {
+    let c = &record.conversation;
+    let exists: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
+        [&c.id],
+        |r| r.get(0),
+    )?;
+    if exists {
+        return Err(InsertError::ConversationExists {
+            id: c.id.clone(),
+            title: c.title.clone(),
+        });
+    }
+    tx.execute(
+        "INSERT INTO conversations (id, title, created_at, updated_at, provider, model, settings, pinned, archived)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            c.id,
+            c.title,
+            c.created_at,
+            c.updated_at,
+            c.provider,
+            c.model,
+            serde_json::to_string(&c.settings)?,
+            c.pinned,
+            c.archived
+        ],
+    )?;
+    for m in &record.messages {
+        let exists: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?1)",
+            [&m.id],
+            |r| r.get(0),
+        )?;
+        if exists {
+            return Err(InsertError::MessageExists {
+                id: m.id.clone(),
+                title: c.title.clone(),
+            });
+        }
+        insert_message_tx(tx, &c.id, m)?;
+    }
+    Ok(())
+}
+
+fn insert_message_tx(
+    tx: &Transaction<'_>,
+    conversation_id: &str,
+    m: &StoredMessage,
+) -> Result<(), InsertError> {
+    let (text, thoughts) = texts(&m.message.parts);
+    let role = match m.message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let status = match m.status {
+        MessageStatus::Streaming => MessageStatus::Interrupted,
+        other => other,
+    };
+    let origin = m.message.origin.as_ref();
+    let replay = m
+        .message
+        .replay
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()?;
+    let stop = m.stop.as_ref().map(serde_json::to_string).transpose()?;
+    let thinking_ms = m
+        .thinking_ms
+        .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
+    tx.execute(
+        "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, replay,
+                               provider, model, choice, input_tokens, output_tokens, reasoning_tokens,
+                               cached_tokens, thinking_ms, stop_reason, error_code, error_message,
+                               created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                 ?19, ?20, ?21, ?22)",
+        params![
+            m.id,
+            conversation_id,
+            m.seq,
+            role,
+            status.as_str(),
+            text,
+            thoughts,
+            serde_json::to_string(&m.message.parts)?,
+            replay,
+            origin.map(|o| o.provider.as_str()),
+            origin.map(|o| o.model.as_str()),
+            m.choice.map(|c| c.to_string()),
+            m.usage.input,
+            m.usage.output,
+            m.usage.reasoning,
+            m.usage.cached,
+            thinking_ms,
+            stop,
+            m.error_code,
+            m.error_message,
+            m.created_at,
+            m.updated_at
+        ],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,353 @@
+//! Sending a message: the turn runs in a task, its events reach the UI through a channel in
+//! batches (one message per ~20 ms at most), and exactly one terminal event follows once the
+//! history has the outcome.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ponder_core::chat::ChatEvent;
+use ponder_core::reasoning::{Catalog, Overrides, ReasoningSettings};
+use ponder_core::run::{
+    Outcome, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+};
+use ponder_core::store::NewConversation;
+use serde::Serialize;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Manager, State};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{IpcError, IpcErrorCode};
+use crate::ipc::{MessageView, SendRequest, StreamEvent};
+use crate::state::AppState;
+
+/// How often batched deltas go to the UI.
+const BATCH_EVERY: Duration = Duration::from_millis(20);
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sent {
+    run_id: String,
+    conversation_id: String,
+}
+
+#[tauri::command]
+pub async fn send_message(
+    app: AppHandle,
+    request: SendRequest,
+    on_event: Channel<StreamEvent>,
+) -> Result<Sent, IpcError> {
+    start(app, request, on_event)
+}
+
+/// Runs the answer to a question again with the conversation's current model and level: the
+/// old answer (and anything after it) is replaced.
+#[tauri::command]
+pub async fn regenerate(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    message_id: String,
+    on_event: Channel<StreamEvent>,
+) -> Result<Sent, IpcError> {
+    let target = state.store.message(&message_id)?;
+    let messages = state.store.messages(&target.conversation_id)?;
+    let question = messages
+        .iter()
+        .rev()
+        .find(|m| m.seq < target.seq && m.message.role == ponder_core::chat::Role::User)
+        .ok_or_else(|| {
+            IpcError::new(
+                IpcErrorCode::InvalidInput,
+                "There is no question before this answer.",
+            )
+        })?;
+    let request = resend(&state, &question.id, question.message.text())?;
+    start(app.clone(), request, on_event)
+}
+
+/// Replaces a question (and everything after it) with an edited one, and answers it.
+#[tauri::command]
+pub async fn edit_and_resend(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    message_id: String,
+    text: String,
+    on_event: Channel<StreamEvent>,
+) -> Result<Sent, IpcError> {
+    let request = resend(&state, &message_id, text)?;
+    start(app.clone(), request, on_event)
+}
+
+/// Removes a question and what follows it, and asks it again of the conversation's model.
+fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendRequest, IpcError> {
+    let question = state.store.message(question_id)?;
+    let conversation = state.store.conversation(&question.conversation_id)?;
+    let (Some(provider), Some(model)) = (conversation.provider.clone(), conversation.model.clone())
+    else {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "Choose a model for this conversation first.",
+        ));
+    };
+    state.store.delete_from(question_id)?;
+    Ok(SendRequest {
+        conversation_id: Some(conversation.id),
+        text,
+        provider,
+        model,
+        choice: conversation.settings.choice,
+        once: None,
+    })
+}
+
+#[tauri::command(async)]
+pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcError> {
+    if let Some(token) = state
+        .runs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(&run_id)
+    {
+        token.cancel();
+    }
+    Ok(())
+}
+
+fn start(
+    app: AppHandle,
+    request: SendRequest,
+    on_event: Channel<StreamEvent>,
+) -> Result<Sent, IpcError> {
+    let text = request.text.trim().to_owned();
+    if text.is_empty() {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "The message is empty.",
+        ));
+    }
+    let state = app.state::<AppState>();
+    let settings = crate::settings::load(&app)?;
+    let model = Catalog::builtin().resolve(Some(&request.provider), &request.model)?;
+    let api_key = match &model.provider.api_key_env {
+        None => ponder_core::secrets::api_key(&model.provider.id).ok(),
+        Some(_) => Some(ponder_core::secrets::api_key(&model.provider.id)?),
+    };
+    let conversation = match &request.conversation_id {
+        Some(id) => state.store.conversation(id)?,
+        None => state.store.create_conversation(NewConversation {
+            title: title_from(&text),
+            provider: Some(model.provider.id.clone()),
+            model: Some(model.id.clone()),
+            settings: ReasoningSettings {
+                choice: request.choice,
+                ..ReasoningSettings::default()
+            },
+        })?,
+    };
+    if conversation.title == "New conversation" {
+        state
+            .store
+            .rename_conversation(&conversation.id, &title_from(&text))?;
+    }
+    state
+        .store
+        .set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
+    let mut conversation_settings = conversation.settings.clone();
+    if conversation_settings.choice != request.choice {
+        conversation_settings.choice = request.choice;
+        state
+            .store
+            .set_conversation_settings(&conversation.id, &conversation_settings)?;
+    }
+    let run_id = ponder_core::store::new_id();
+    let cancel = CancellationToken::new();
+    state
+        .runs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .insert(run_id.clone(), cancel.clone());
+
+    let sent = Sent {
+        run_id: run_id.clone(),
+        conversation_id: conversation.id.clone(),
+    };
+    let store = state.store.clone();
+    let client = state.client.clone();
+    let http = state.http.clone();
+    let base_url = settings.base_url(&model.provider.id).map(str::to_owned);
+    let choice = request.once.unwrap_or(request.choice);
+    let keep_thoughts = settings.store_thoughts;
+    let app_for_task = app.clone();
+    tauri::async_runtime::spawn(async move {
+        let batch = Arc::new(Mutex::new(Batch::default()));
+        let done = CancellationToken::new();
+        let flusher = {
+            let (batch, channel, done) = (batch.clone(), on_event.clone(), done.clone());
+            tauri::async_runtime::spawn(async move {
+                loop {
+                    tokio::select! {
+                        () = done.cancelled() => break,
+                        () = tokio::time::sleep(BATCH_EVERY) => {}
+                    }
+                    for event in lock(&batch).drain() {
+                        // A closed window cannot be told; the run still finishes and is stored.
+                        let _ = channel.send(event);
+                    }
+                }
+            })
+        };
+        let overrides = Overrides::default();
+        let turn = TurnRequest {
+            model: &model,
+            choice,
+            overrides: &overrides,
+            settings: &conversation_settings,
+            system: None,
+            history: &[],
+            base_url: base_url.as_deref(),
+            api: None,
+            api_key: api_key.as_deref(),
+            context_tokens: 0,
+        };
+        let options = RecordOptions {
+            keep_thoughts,
+            ..RecordOptions::default()
+        };
+        let result = run_recorded(
+            &client,
+            &http,
+            &store,
+            &conversation.id,
+            &text,
+            turn,
+            options,
+            cancel,
+            |event| {
+                lock(&batch).push(event, &run_id);
+            },
+        )
+        .await;
+        done.cancel();
+        let _ = flusher.await;
+        for event in lock(&batch).drain() {
+            let _ = on_event.send(event);
+        }
+        let terminal = match result {
+            Ok((message_id, outcome)) => {
+                let message = store
+                    .message(&message_id)
+                    .map(|m| MessageView::from(&m))
+                    .ok();
+                match (&outcome, message) {
+                    (Outcome::Done(_), Some(message)) => StreamEvent::Done { message },
+                    (Outcome::Cancelled(_), Some(message)) => StreamEvent::Cancelled { message },
+                    (outcome, message) => StreamEvent::Error {
+                        error: outcome.turn().error.as_ref().map_or_else(
+                            || {
+                                IpcError::new(
+                                    IpcErrorCode::Internal,
+                                    "The answer could not be read back.",
+                                )
+                            },
+                            IpcError::from,
+                        ),
+                        message,
+                    },
+                }
+            }
+            Err(err) => StreamEvent::Error {
+                error: IpcError::from(err),
+                message: None,
+            },
+        };
+        let _ = on_event.send(terminal);
+        app_for_task
+            .state::<AppState>()
+            .runs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&run_id);
+    });
+    Ok(sent)
+}
+
+fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
+    batch
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Events waiting for the next send, with consecutive deltas of one kind joined.
+#[derive(Default)]
+struct Batch {
+    pending: Vec<StreamEvent>,
+}
+
+impl Batch {
+    fn push(&mut self, event: RecordedEvent<'_>, run_id: &str) {
+        let event = match event {
+            RecordedEvent::Started { message_id } => StreamEvent::Started {
+                run_id: run_id.to_owned(),
+                message_id: message_id.to_owned(),
+            },
+            RecordedEvent::Finished { .. } => return,
+            RecordedEvent::Run(RunEvent::Plan(plan)) => StreamEvent::Plan {
+                feedback: plan.feedback.text(),
+                warnings: plan.warnings.clone(),
+                meaning: plan.meaning.clone(),
+            },
+            RecordedEvent::Run(RunEvent::Notice(text)) => StreamEvent::Notice { text },
+            RecordedEvent::Run(RunEvent::Retry(retry)) => StreamEvent::Retry {
+                attempt: retry.attempt,
+                wait_ms: u64::try_from(retry.wait.as_millis()).unwrap_or(u64::MAX),
+                message: retry.error.message,
+            },
+            RecordedEvent::Run(RunEvent::Chat(chat)) => match chat {
+                ChatEvent::ThinkingStart { source } => StreamEvent::ThinkingStart { source },
+                ChatEvent::ThinkingDelta { text } => StreamEvent::ThinkingDelta { text },
+                ChatEvent::ThinkingEnd => StreamEvent::ThinkingEnd,
+                ChatEvent::ThinkingRedacted { .. } => StreamEvent::ThinkingRedacted,
+                ChatEvent::TextDelta { text } => StreamEvent::TextDelta { text },
+                ChatEvent::ToolCall(call) => StreamEvent::ToolCall { name: call.name },
+                ChatEvent::Usage(usage) => StreamEvent::Usage { usage },
+                // Signatures and provider data never cross IPC; stop and error come as the
+                // terminal event once stored.
+                ChatEvent::ThinkingSignature { .. }
+                | ChatEvent::ThinkingData { .. }
+                | ChatEvent::Stop(_)
+                | ChatEvent::Error(_) => {
+                    return;
+                }
+            },
+        };
+        match (self.pending.last_mut(), event) {
+            (Some(StreamEvent::TextDelta { text }), StreamEvent::TextDelta { text: more }) => {
+                text.push_str(&more)
+            }
+            (
+                Some(StreamEvent::ThinkingDelta { text }),
+                StreamEvent::ThinkingDelta { text: more },
+            ) => text.push_str(&more),
+            (Some(StreamEvent::Usage { usage }), StreamEvent::Usage { usage: later }) => {
+                *usage = later
+            }
+            (_, event) => self.pending.push(event),
+        }
+    }
+
+    fn drain(&mut self) -> Vec<StreamEvent> {
+        std::mem::take(&mut self.pending)
+    }
+}
+
+fn title_from(message: &str) -> String {
+    let line = message
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let mut title: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        title.push('…');
+    }
+    title
+}

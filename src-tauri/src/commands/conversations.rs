@@ -1,0 +1,94 @@
+use ponder_core::reasoning::ReasoningSettings;
+use ponder_core::store::{ConversationSummary, NewConversation, SearchHit, SearchScope};
+use tauri::State;
+
+use crate::error::IpcError;
+use crate::ipc::ConversationView;
+use crate::state::AppState;
+
+#[tauri::command(async)]
+pub fn list_conversations(
+    state: State<'_, AppState>,
+    include_archived: Option<bool>,
+) -> Result<Vec<ConversationSummary>, IpcError> {
+    Ok(state
+        .store
+        .list_conversations(include_archived.unwrap_or(false))?)
+}
+
+#[tauri::command(async)]
+pub fn get_conversation(
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<ConversationView, IpcError> {
+    view(&state, &id)
+}
+
+#[tauri::command(async)]
+pub fn create_conversation(
+    state: State<'_, AppState>,
+    provider: Option<String>,
+    model: Option<String>,
+    settings: Option<ReasoningSettings>,
+) -> Result<ConversationView, IpcError> {
+    let c = state.store.create_conversation(NewConversation {
+        title: String::new(),
+        provider,
+        model,
+        settings: settings.unwrap_or_default(),
+    })?;
+    view(&state, &c.id)
+}
+
+#[tauri::command(async)]
+pub fn rename_conversation(
+    state: State<'_, AppState>,
+    id: String,
+    title: String,
+) -> Result<(), IpcError> {
+    Ok(state.store.rename_conversation(&id, &title)?)
+}
+
+#[tauri::command(async)]
+pub fn delete_conversation(state: State<'_, AppState>, id: String) -> Result<(), IpcError> {
+    Ok(state.store.delete_conversation(&id)?)
+}
+
+#[tauri::command(async)]
+pub fn pin_conversation(
+    state: State<'_, AppState>,
+    id: String,
+    pinned: bool,
+) -> Result<(), IpcError> {
+    Ok(state.store.set_pinned(&id, pinned)?)
+}
+
+#[tauri::command(async)]
+pub fn set_conversation_settings(
+    state: State<'_, AppState>,
+    id: String,
+    settings: ReasoningSettings,
+) -> Result<ConversationView, IpcError> {
+    state.store.set_conversation_settings(&id, &settings)?;
+    view(&state, &id)
+}
+
+#[tauri::command(async)]
+pub fn search(
+    state: State<'_, AppState>,
+    query: String,
+    in_thoughts: Option<bool>,
+) -> Result<Vec<SearchHit>, IpcError> {
+    let scope = if in_thoughts.unwrap_or(false) {
+        SearchScope::TextAndThoughts
+    } else {
+        SearchScope::Text
+    };
+    Ok(state.store.search(&query, scope, 50)?)
+}
+
+pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
+    let conversation = state.store.conversation(id)?;
+    let messages = state.store.messages(id)?;
+    Ok(ConversationView::new(conversation, &messages))
+}

@@ -1,0 +1,138 @@
+//! Export and import through the system's save and open dialogs.
+
+use ponder_core::export::{self, Thoughts};
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, State};
+use tauri_plugin_dialog::DialogExt;
+
+use crate::error::{IpcError, IpcErrorCode};
+use crate::state::AppState;
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Md,
+    Json,
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThoughtsMode {
+    Details,
+    Section,
+    Omit,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Exported {
+    path: Option<String>,
+}
+
+#[tauri::command]
+pub async fn export_conversation(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    id: String,
+    format: Format,
+    thoughts: ThoughtsMode,
+) -> Result<Exported, IpcError> {
+    let conversation = state.store.conversation(&id)?;
+    let messages = state.store.messages(&id)?;
+    let thoughts = match thoughts {
+        ThoughtsMode::Details => Thoughts::Details,
+        ThoughtsMode::Section => Thoughts::Section,
+        ThoughtsMode::Omit => Thoughts::Omit,
+    };
+    let (content, extension) = match format {
+        Format::Md => (export::markdown(&conversation, &messages, thoughts), "md"),
+        Format::Html => (export::html(&conversation, &messages, thoughts), "html"),
+        Format::Json => (export::json(&conversation, &messages), "json"),
+    };
+    let name = format!("{}.{extension}", file_stem(&conversation.title));
+    let Some(path) = app
+        .dialog()
+        .file()
+        .set_file_name(&name)
+        .add_filter(extension.to_uppercase(), &[extension])
+        .blocking_save_file()
+    else {
+        return Ok(Exported { path: None });
+    };
+    let path = path.into_path().map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("cannot save there: {e}"),
+        )
+    })?;
+    std::fs::write(&path, content).map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::Storage,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })?;
+    Ok(Exported {
+        path: Some(path.display().to_string()),
+    })
+}
+
+#[derive(Debug, Serialize)]
+pub struct Imported {
+    conversations: usize,
+    messages: usize,
+}
+
+#[tauri::command]
+pub async fn import_file(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<Option<Imported>, IpcError> {
+    let Some(path) = app
+        .dialog()
+        .file()
+        .add_filter("Ponder JSON", &["json"])
+        .blocking_pick_file()
+    else {
+        return Ok(None);
+    };
+    let path = path.into_path().map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("cannot open that file: {e}"),
+        )
+    })?;
+    let bytes = std::fs::read(&path).map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::Storage,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    })?;
+    let report = export::import(&state.store, &bytes)
+        .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
+    Ok(Some(Imported {
+        conversations: report.conversations,
+        messages: report.messages,
+    }))
+}
+
+fn file_stem(title: &str) -> String {
+    let stem: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>()
+        .trim()
+        .chars()
+        .take(60)
+        .collect();
+    if stem.is_empty() {
+        "conversation".to_owned()
+    } else {
+        stem
+    }
+}

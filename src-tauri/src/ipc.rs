@@ -1,0 +1,307 @@
+//! The shapes that cross IPC. Signatures, provider data and replays never do: the UI shows,
+//! it does not resend. `ui/src/lib/types.ts` mirrors these by hand; a test pins the JSON.
+
+use serde::{Deserialize, Serialize};
+
+use ponder_core::chat::{Part, StopReason, ThoughtSource, Usage};
+use ponder_core::reasoning::levels::LevelOption;
+use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
+use ponder_core::store::{Conversation, MessageStatus, StoredMessage};
+
+use crate::error::IpcError;
+
+/// A part of a message as the UI shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum PartView {
+    Text {
+        text: String,
+    },
+    Thinking {
+        text: String,
+        source: Option<ThoughtSource>,
+        /// A summary written by another model (OpenAI, Gemini, Claude 4), labelled as such.
+        summary: bool,
+        /// Encrypted thoughts with no readable text.
+        redacted: bool,
+        hidden: bool,
+        duration_ms: Option<u64>,
+        token_estimate: Option<u32>,
+    },
+    ToolCall {
+        name: String,
+        arguments: String,
+    },
+}
+
+impl From<&Part> for PartView {
+    fn from(part: &Part) -> Self {
+        match part {
+            Part::Text { text } => Self::Text { text: text.clone() },
+            Part::Thinking(block) => Self::Thinking {
+                text: block.text.clone(),
+                source: block.source,
+                summary: block.source.is_some_and(ThoughtSource::is_summary),
+                redacted: block.is_redacted(),
+                hidden: block.hidden,
+                duration_ms: block.duration_ms,
+                token_estimate: block.token_estimate,
+            },
+            Part::ToolCall(call) => Self::ToolCall {
+                name: call.name.clone(),
+                arguments: call.arguments.clone(),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageView {
+    pub id: String,
+    pub role: &'static str,
+    pub status: MessageStatus,
+    pub parts: Vec<PartView>,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub choice: Option<Choice>,
+    pub usage: Usage,
+    pub thinking_ms: Option<u64>,
+    pub stop: Option<StopReason>,
+    pub error: Option<IpcError>,
+    pub created_at: i64,
+}
+
+impl From<&StoredMessage> for MessageView {
+    fn from(m: &StoredMessage) -> Self {
+        Self {
+            id: m.id.clone(),
+            role: match m.message.role {
+                ponder_core::chat::Role::User => "user",
+                ponder_core::chat::Role::Assistant => "assistant",
+            },
+            status: m.status,
+            parts: m.message.parts.iter().map(PartView::from).collect(),
+            provider: m.message.origin.as_ref().map(|o| o.provider.clone()),
+            model: m.message.origin.as_ref().map(|o| o.model.clone()),
+            choice: m.choice,
+            usage: m.usage,
+            thinking_ms: m.thinking_ms,
+            stop: m.stop.clone(),
+            error: m
+                .error_code
+                .as_ref()
+                .map(|code| IpcError::provider(code, m.error_message.clone().unwrap_or_default())),
+            created_at: m.created_at,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationView {
+    pub id: String,
+    pub title: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub provider: Option<String>,
+    pub model: Option<String>,
+    pub settings: ReasoningSettings,
+    pub pinned: bool,
+    pub archived: bool,
+    pub messages: Vec<MessageView>,
+}
+
+impl ConversationView {
+    pub fn new(c: Conversation, messages: &[StoredMessage]) -> Self {
+        Self {
+            id: c.id,
+            title: c.title,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+            provider: c.provider,
+            model: c.model,
+            settings: c.settings,
+            pinned: c.pinned,
+            archived: c.archived,
+            messages: messages.iter().map(MessageView::from).collect(),
+        }
+    }
+}
+
+/// One model in the picker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelView {
+    pub provider: String,
+    pub provider_name: String,
+    pub id: String,
+    pub name: String,
+    pub context_window: u32,
+    pub max_output: u32,
+    /// budget, adaptive, effort, level, toggle, always or none.
+    pub thinking: &'static str,
+    pub can_disable: bool,
+    /// full, summary or none.
+    pub shows: String,
+    /// The provider needs a key and none is stored.
+    pub needs_key: bool,
+    /// Only the choices this model supports, each with its meaning.
+    pub levels: Vec<LevelOption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderView {
+    pub id: String,
+    pub name: String,
+    pub enabled: bool,
+    pub base_url: String,
+    pub default_base_url: String,
+    pub needs_key: bool,
+    pub has_key: bool,
+    /// The environment variable that can hold the key instead of the keyring.
+    pub key_env: String,
+}
+
+/// Everything a running turn tells the UI, in order. Exactly one of `done`, `error` or
+/// `cancelled` ends it, sent after the history has it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum StreamEvent {
+    Started {
+        run_id: String,
+        message_id: String,
+    },
+    Plan {
+        feedback: String,
+        warnings: Vec<String>,
+        meaning: Meaning,
+    },
+    Notice {
+        text: String,
+    },
+    Retry {
+        attempt: u32,
+        wait_ms: u64,
+        message: String,
+    },
+    ThinkingStart {
+        source: ThoughtSource,
+    },
+    ThinkingDelta {
+        text: String,
+    },
+    ThinkingEnd,
+    ThinkingRedacted,
+    TextDelta {
+        text: String,
+    },
+    ToolCall {
+        name: String,
+    },
+    Usage {
+        usage: Usage,
+    },
+    Done {
+        message: MessageView,
+    },
+    Error {
+        error: IpcError,
+        message: Option<MessageView>,
+    },
+    Cancelled {
+        message: MessageView,
+    },
+}
+
+/// What the user sends.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SendRequest {
+    pub conversation_id: Option<String>,
+    pub text: String,
+    pub provider: String,
+    pub model: String,
+    /// The conversation's choice; saved on it.
+    pub choice: Choice,
+    /// A choice for this message only (the one-message override); not saved.
+    #[serde(default)]
+    pub once: Option<Choice>,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The UI's types.ts mirrors these by hand; this pins the JSON they agree on.
+    #[test]
+    fn stream_events_serialize_as_the_ui_expects() {
+        let cases = [
+            (
+                StreamEvent::Started {
+                    run_id: "r".into(),
+                    message_id: "m".into(),
+                },
+                json!({"type": "started", "runId": "r", "messageId": "m"}),
+            ),
+            (
+                StreamEvent::ThinkingStart {
+                    source: ThoughtSource::Summary,
+                },
+                json!({"type": "thinkingStart", "source": "summary"}),
+            ),
+            (
+                StreamEvent::ThinkingDelta { text: "hm".into() },
+                json!({"type": "thinkingDelta", "text": "hm"}),
+            ),
+            (StreamEvent::ThinkingEnd, json!({"type": "thinkingEnd"})),
+            (
+                StreamEvent::TextDelta { text: "Hi".into() },
+                json!({"type": "textDelta", "text": "Hi"}),
+            ),
+            (
+                StreamEvent::Retry {
+                    attempt: 1,
+                    wait_ms: 500,
+                    message: "Overloaded".into(),
+                },
+                json!({"type": "retry", "attempt": 1, "waitMs": 500, "message": "Overloaded"}),
+            ),
+            (
+                StreamEvent::Error {
+                    error: IpcError::provider("auth", "invalid x-api-key".into()),
+                    message: None,
+                },
+                json!({"type": "error", "error": {"code": "auth", "message": "invalid x-api-key"}, "message": null}),
+            ),
+        ];
+        for (event, expected) in cases {
+            assert_eq!(serde_json::to_value(&event).unwrap(), expected);
+        }
+    }
+
+    #[test]
+    fn thinking_parts_show_no_signature_or_provider_data() {
+        let part = Part::Thinking(ponder_core::chat::ThinkingBlock {
+            text: "t".into(),
+            source: Some(ThoughtSource::Thinking),
+            signature: Some("SECRET-SIGNATURE".into()),
+            provider_data: Some(json!({"encrypted_content": "SECRET-DATA"})),
+            ..Default::default()
+        });
+        let view = serde_json::to_string(&PartView::from(&part)).unwrap();
+        assert!(!view.contains("SECRET"), "{view}");
+        assert!(view.contains("\"type\":\"thinking\""));
+    }
+}
