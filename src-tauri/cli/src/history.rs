@@ -140,14 +140,19 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
         let id = args
             .id
             .ok_or_else(|| Usage("name the conversation to export, or pass --all".into()))?;
-        let thoughts: Thoughts = args.thoughts.parse().map_err(|e: export::UnknownThoughts| Usage(e.to_string()))?;
+        let thoughts: Thoughts = args
+            .thoughts
+            .parse()
+            .map_err(|e: export::UnknownThoughts| Usage(e.to_string()))?;
         let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
         let messages = store.messages(&id)?;
         match args.format.as_str() {
             "md" | "markdown" => export::markdown(&conversation, &messages, thoughts),
             "json" => export::json(&conversation, &messages),
             "html" => export::html(&conversation, &messages, thoughts),
-            other => return Err(Usage(format!("unknown format {other:?}; use md, json or html")).into()),
+            other => {
+                return Err(Usage(format!("unknown format {other:?}; use md, json or html")).into());
+            }
         }
     };
     match args.output {
@@ -159,12 +164,15 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
 }
 
 pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.file).map_err(|e| Usage(format!("cannot read {}: {e}", args.file.display())))?;
-    let report = ponder_core::export::import(store, &bytes).map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
+    let bytes = std::fs::read(&args.file)
+        .map_err(|e| Usage(format!("cannot read {}: {e}", args.file.display())))?;
+    let report = ponder_core::export::import(store, &bytes)
+        .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
     writeln!(
         std::io::stdout().lock(),
         "Imported {} conversation(s) with {} message(s).",
-        report.conversations, report.messages
+        report.conversations,
+        report.messages
     )?;
     Ok(())
 }
