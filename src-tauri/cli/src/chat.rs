@@ -72,7 +72,7 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
     let conversation = match &args.conversation {
         Some(id) => store.conversation(id).map_err(|e| Usage(e.to_string()))?,
         None => store.create_conversation(NewConversation {
-            title: title_from(&args.message),
+            title: ponder_core::store::title_from(&args.message),
             provider: Some(model.provider.id.clone()),
             model: Some(model.id.clone()),
             settings: ReasoningSettings::default(),
@@ -266,18 +266,4 @@ impl Printer {
             let _ = writeln!(out);
         }
     }
-}
-
-/// A title from the first words of the first message.
-fn title_from(message: &str) -> String {
-    let line = message
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim();
-    let mut title: String = line.chars().take(60).collect();
-    if line.chars().count() > 60 {
-        title.push('…');
-    }
-    title
 }

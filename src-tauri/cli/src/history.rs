@@ -151,7 +151,9 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
             "json" => export::json(&conversation, &messages),
             "html" => export::html(&conversation, &messages, thoughts),
             other => {
-                return Err(Usage(format!("unknown format {other:?}; use md, json or html")).into());
+                return Err(
+                    Usage(format!("unknown format {other:?}; use md, json or html")).into(),
+                );
             }
         }
     };

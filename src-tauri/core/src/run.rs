@@ -158,8 +158,8 @@ pub async fn run_turn(
         let chunk = match http::next_chunk(&mut response, provider, config, &cancel).await {
             Ok(Some(chunk)) => chunk,
             Ok(None) => break,
-            Err(Attempt::Cancelled) => {
-                // Keep what was held back (a partial tag), but an unfinished turn is not
+            Err(stopped) => {
+                // Keep what was held back (a partial tag); an unfinished turn is not
                 // something to replay to the provider.
                 decoder.finish(&mut raw);
                 forward(
@@ -169,18 +169,10 @@ pub async fn run_turn(
                     elapsed(),
                     &mut on_event,
                 );
-                return cancelled(draft, elapsed(), &mut on_event);
-            }
-            Err(Attempt::Failed(error)) => {
-                decoder.finish(&mut raw);
-                forward(
-                    &mut draft,
-                    &mut raw,
-                    &mut normalised,
-                    elapsed(),
-                    &mut on_event,
-                );
-                return fail(draft, error, elapsed(), &mut on_event);
+                return match stopped {
+                    Attempt::Cancelled => cancelled(draft, elapsed(), &mut on_event),
+                    Attempt::Failed(error) => fail(draft, error, elapsed(), &mut on_event),
+                };
             }
         };
         decoder.feed(&chunk, &mut raw);

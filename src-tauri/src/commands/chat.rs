@@ -134,7 +134,7 @@ fn start(
     let conversation = match &request.conversation_id {
         Some(id) => state.store.conversation(id)?,
         None => state.store.create_conversation(NewConversation {
-            title: title_from(&text),
+            title: ponder_core::store::title_from(&text),
             provider: Some(model.provider.id.clone()),
             model: Some(model.id.clone()),
             settings: ReasoningSettings {
@@ -146,7 +146,7 @@ fn start(
     if conversation.title == "New conversation" {
         state
             .store
-            .rename_conversation(&conversation.id, &title_from(&text))?;
+            .rename_conversation(&conversation.id, &ponder_core::store::title_from(&text))?;
     }
     state
         .store
@@ -337,17 +337,4 @@ impl Batch {
     fn drain(&mut self) -> Vec<StreamEvent> {
         std::mem::take(&mut self.pending)
     }
-}
-
-fn title_from(message: &str) -> String {
-    let line = message
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim();
-    let mut title: String = line.chars().take(60).collect();
-    if line.chars().count() > 60 {
-        title.push('…');
-    }
-    title
 }

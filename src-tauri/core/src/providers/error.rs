@@ -76,6 +76,22 @@ impl ProviderError {
         Self::new(provider, ErrorKind::Decode, message)
     }
 
+    /// A piece of a stream that is not the JSON its protocol promises.
+    pub fn unreadable(provider: &str, err: &serde_json::Error, data: &str) -> Self {
+        Self::decode(
+            provider,
+            format!(
+                "unreadable data from the provider ({err}): {}",
+                preview(data)
+            ),
+        )
+    }
+
+    /// A whole response that is not the JSON its protocol promises.
+    pub fn unreadable_response(provider: &str, err: &serde_json::Error) -> Self {
+        Self::decode(provider, format!("unreadable response ({err})"))
+    }
+
     /// Whether trying again, before any byte of a response arrived, may succeed:
     /// 408, 429, 5xx, 529 and connection failures, but never a spent quota.
     pub fn retryable(&self) -> bool {
@@ -248,6 +264,19 @@ fn envelope(value: &Value) -> Envelope {
         code: (!code.is_empty()).then_some(code),
         status,
         retry_delay,
+    }
+}
+
+/// The start of a piece of data, for an error message.
+pub fn preview(data: &str) -> String {
+    let mut end = data.len().min(120);
+    while !data.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < data.len() {
+        format!("{}…", &data[..end])
+    } else {
+        data.to_owned()
     }
 }
 

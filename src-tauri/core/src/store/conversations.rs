@@ -226,3 +226,17 @@ pub(super) fn not_found(id: &str) -> StoreError {
         id: id.to_owned(),
     }
 }
+
+/// A title from the first line of a first message, cut at 60 characters.
+pub fn title_from(message: &str) -> String {
+    let line = message
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let mut title: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
+        title.push('…');
+    }
+    title
+}

@@ -46,12 +46,10 @@ impl EventMapper {
     pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
         match serde_json::from_str::<StreamEvent>(data) {
             Ok(event) => self.on_event(event, out),
-            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+            Err(err) => out.push(ChatEvent::Error(ProviderError::unreadable(
                 &self.provider,
-                format!(
-                    "unreadable event from the provider ({err}): {}",
-                    preview(data)
-                ),
+                &err,
+                data,
             ))),
         }
     }
@@ -263,8 +261,8 @@ pub fn parse_response(
     body: &str,
     out: &mut Vec<ChatEvent>,
 ) -> Result<Option<Replay>, ProviderError> {
-    let response: Response = serde_json::from_str(body)
-        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let response: Response =
+        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
     let mut mapper = EventMapper::new(provider, response.model.as_deref().unwrap_or(model));
     for (index, block) in response.content.into_iter().enumerate() {
         mapper.start_block(index, block, out);
@@ -317,18 +315,6 @@ fn str_field(raw: &Map<String, Value>, key: &str) -> String {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned()
-}
-
-pub(crate) fn preview(data: &str) -> String {
-    let mut end = data.len().min(120);
-    while !data.is_char_boundary(end) {
-        end -= 1;
-    }
-    if end < data.len() {
-        format!("{}…", &data[..end])
-    } else {
-        data.to_owned()
-    }
 }
 
 /// Ponder's request to the Messages API. Earlier assistant turns go back verbatim from their

@@ -31,12 +31,10 @@ impl EventMapper {
     pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
         match serde_json::from_str::<Chunk>(data) {
             Ok(chunk) => self.on_chunk(chunk, out),
-            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+            Err(err) => out.push(ChatEvent::Error(ProviderError::unreadable(
                 &self.provider,
-                format!(
-                    "unreadable chunk from the provider ({err}): {}",
-                    crate::providers::anthropic::translate::preview(data)
-                ),
+                &err,
+                data,
             ))),
         }
     }
@@ -180,8 +178,8 @@ pub fn parse_response(
     body: &str,
     out: &mut Vec<ChatEvent>,
 ) -> Result<Option<Replay>, ProviderError> {
-    let chunk: Chunk = serde_json::from_str(body)
-        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let chunk: Chunk =
+        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
     let mut mapper = EventMapper::new(provider, model);
     let mut events = Vec::new();
     mapper.on_chunk(chunk, &mut events);

@@ -65,12 +65,10 @@ impl EventMapper {
         let line: Line = match serde_json::from_str(line) {
             Ok(line) => line,
             Err(err) => {
-                out.push(ChatEvent::Error(ProviderError::decode(
+                out.push(ChatEvent::Error(ProviderError::unreadable(
                     &self.provider,
-                    format!(
-                        "unreadable line from Ollama ({err}): {}",
-                        crate::providers::anthropic::translate::preview(line)
-                    ),
+                    &err,
+                    line,
                 )));
                 return;
             }

@@ -64,12 +64,10 @@ impl EventMapper {
         }
         match serde_json::from_str::<Chunk>(data) {
             Ok(chunk) => self.on_chunk(chunk, false, out),
-            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+            Err(err) => out.push(ChatEvent::Error(ProviderError::unreadable(
                 &self.provider,
-                format!(
-                    "unreadable chunk from the provider ({err}): {}",
-                    crate::providers::anthropic::translate::preview(data)
-                ),
+                &err,
+                data,
             ))),
         }
     }
@@ -320,8 +318,8 @@ pub fn parse_response(
     body: &str,
     out: &mut Vec<ChatEvent>,
 ) -> Result<Option<Replay>, ProviderError> {
-    let chunk: Chunk = serde_json::from_str(body)
-        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let chunk: Chunk =
+        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
     let mut mapper = EventMapper::new(provider, model, think_tags, prefilled);
     let mut stops = Vec::new();
     mapper.on_chunk(chunk, true, &mut stops);

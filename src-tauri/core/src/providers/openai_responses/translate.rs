@@ -38,12 +38,10 @@ impl EventMapper {
         }
         match serde_json::from_str::<StreamEvent>(data) {
             Ok(event) => self.on_event(event, out),
-            Err(err) => out.push(ChatEvent::Error(ProviderError::decode(
+            Err(err) => out.push(ChatEvent::Error(ProviderError::unreadable(
                 &self.provider,
-                format!(
-                    "unreadable event from the provider ({err}): {}",
-                    crate::providers::anthropic::translate::preview(data)
-                ),
+                &err,
+                data,
             ))),
         }
     }
@@ -197,8 +195,8 @@ pub fn parse_response(
     body: &str,
     out: &mut Vec<ChatEvent>,
 ) -> Result<Option<Replay>, ProviderError> {
-    let mut response: ResponseTail = serde_json::from_str(body)
-        .map_err(|e| ProviderError::decode(provider, format!("unreadable response ({e})")))?;
+    let mut response: ResponseTail =
+        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
     let mut mapper = EventMapper::new(provider, model);
     if let Some(error) = response.error.clone().filter(|e| !e.is_null()) {
         out.push(ChatEvent::Error(from_stream_error(
