@@ -88,7 +88,15 @@ build_ui() {
   (cd "$ROOT/ui" && npm run --silent build -- --logLevel warn)
 }
 
+HEADLESS=(xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" dbus-run-session --)
+
 # Runs a command on a private X display and D-Bus session that end with it.
 headless() {
-  NO_AT_BRIDGE=1 xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" dbus-run-session -- "$@"
+  NO_AT_BRIDGE=1 "${HEADLESS[@]}" "$@"
+}
+
+# The same for a test run, which may not take longer than 15 minutes: a GUI test that hangs
+# must fail the run, not stall it.
+headless_bounded() {
+  NO_AT_BRIDGE=1 timeout --kill-after=20 900 "${HEADLESS[@]}" "$@"
 }

@@ -42,10 +42,12 @@ export async function startDriver({ env }) {
   if (!existsSync(app)) throw new Error(`no app binary at ${app}; build it first (cargo build -p ponder)`);
   if (!process.env.DISPLAY) throw new Error('no DISPLAY: run under xvfb-run (the test script does)');
   const [port, nativePort] = [await freePort(), await freePort()];
+  // Its own process group, so that stopping it also stops WebKitWebDriver and any app
+  // instance they leave behind (which would otherwise hold our pipes open and keep node alive).
   const driver = spawn(
     process.env.TAURI_DRIVER ?? 'tauri-driver',
     ['--port', String(port), '--native-port', String(nativePort)],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let log = '';
   driver.stdout.on('data', (d) => (log += d));
@@ -63,8 +65,18 @@ export async function startDriver({ env }) {
     log: () => log,
     newSession: () => Session.start(base, { 'tauri:options': { application: app } }),
     stop: async () => {
-      driver.kill('SIGTERM');
+      const group = (signal) => {
+        try {
+          process.kill(-driver.pid, signal);
+        } catch {
+          // already gone
+        }
+      };
+      group('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      group('SIGKILL');
+      driver.stdout.destroy();
+      driver.stderr.destroy();
     },
   };
 }

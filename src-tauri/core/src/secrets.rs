@@ -38,6 +38,10 @@ fn entry(provider: &str) -> Result<keyring::Entry, SecretError> {
         .map_err(|e| SecretError::Unavailable(e.to_string()))
 }
 
+/// How long a keyring call may take: a locked keyring can wait forever on an unlock prompt
+/// that nobody sees.
+pub const KEYRING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The key for a provider, from the environment or the keyring.
 pub fn api_key(provider: &str) -> Result<String, SecretError> {
     let env = env_var(provider);
@@ -46,6 +50,37 @@ pub fn api_key(provider: &str) -> Result<String, SecretError> {
     {
         return Ok(key.trim().to_owned());
     }
+    let owned = provider.to_owned();
+    // Whatever went wrong with the keyring, the user's way out is the same: say both routes.
+    bounded(move || keyring_key(&owned)).map_err(|err| match err {
+        SecretError::Unavailable(why) => SecretError::Missing {
+            provider: provider.to_owned(),
+            env,
+            service: APP_IDENTIFIER.to_owned(),
+            detail: format!(" (the keyring could not be read: {why})"),
+        },
+        missing => missing,
+    })
+}
+
+/// Runs a keyring call on its own thread and gives up after [`KEYRING_TIMEOUT`].
+fn bounded<T: Send + 'static>(
+    call: impl FnOnce() -> Result<T, SecretError> + Send + 'static,
+) -> Result<T, SecretError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(call());
+    });
+    rx.recv_timeout(KEYRING_TIMEOUT).unwrap_or_else(|_| {
+        Err(SecretError::Unavailable(format!(
+            "the system keyring did not answer within {} s (is it locked?)",
+            KEYRING_TIMEOUT.as_secs()
+        )))
+    })
+}
+
+fn keyring_key(provider: &str) -> Result<String, SecretError> {
+    let env = env_var(provider);
     let detail = match entry(provider).and_then(|e| {
         e.get_password()
             .map_err(|e| SecretError::Unavailable(e.to_string()))
@@ -66,24 +101,28 @@ pub fn api_key(provider: &str) -> Result<String, SecretError> {
 }
 
 pub fn set_api_key(provider: &str, key: &str) -> Result<(), SecretError> {
-    entry(provider)?
-        .set_password(key.trim())
-        .map_err(|e| SecretError::Unavailable(e.to_string()))
+    let (provider, key) = (provider.to_owned(), key.trim().to_owned());
+    bounded(move || {
+        entry(&provider)?
+            .set_password(&key)
+            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    })
 }
 
 pub fn clear_api_key(provider: &str) -> Result<(), SecretError> {
-    match entry(provider)?.delete_credential() {
+    let provider = provider.to_owned();
+    bounded(move || match entry(&provider)?.delete_credential() {
         Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
         Err(e) => Err(SecretError::Unavailable(e.to_string())),
-    }
+    })
 }
 
 /// Whether the keyring can be reached at all (a missing entry is fine).
 pub fn probe() -> Result<(), SecretError> {
-    match entry("ponder-probe")?.get_password() {
+    bounded(|| match entry("ponder-probe")?.get_password() {
         Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
         Err(e) => Err(SecretError::Unavailable(e.to_string())),
-    }
+    })
 }
 
 #[cfg(test)]
