@@ -1,0 +1,41 @@
+// Starts the mock provider binary on a free loopback port for end-to-end tests.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { repoRoot } from './paths.mjs';
+
+export function mockProviderBinary() {
+  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
+  return join(target, 'debug', 'ponder-mock-provider');
+}
+
+/** Serves `fixture` (a path under tests/fixtures/real) with the given options; resolves to { url, stop }. */
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record } = {}) {
+  const bin = mockProviderBinary();
+  if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
+  const args = ['--port', '0', '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
+  if (status) args.push('--status', String(status));
+  if (record) args.push('--record', record);
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`mock provider did not start: ${out}`)), 10000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const match = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1],
+          stop: () => {
+            child.kill('SIGKILL');
+            child.stdout.destroy();
+            child.stderr.destroy();
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`mock provider exited (${code}): ${out}`)));
+  });
+}
