@@ -150,6 +150,9 @@ pub struct ModelView {
     pub shows: String,
     /// The provider needs a key and none is stored.
     pub needs_key: bool,
+    /// False for a model the provider lists but the catalog does not know: it gets the
+    /// provider's generic rule and the picker says "thinking support unknown".
+    pub known: bool,
     /// Only the choices this model supports, each with its meaning.
     pub levels: Vec<LevelOption>,
 }

@@ -37,6 +37,7 @@ pub fn run() {
             commands::secrets::clear_api_key,
             commands::secrets::keyring_status,
             commands::models::list_models,
+            commands::models::refresh_models,
             commands::models::translate_preview,
             commands::models::context_tokens,
             commands::conversations::list_conversations,

@@ -16,6 +16,8 @@ pub struct AppState {
     pub http: HttpConfig,
     /// Running turns by run id, to cancel them.
     pub runs: Mutex<HashMap<String, CancellationToken>>,
+    /// Model ids each provider listed the last time it was asked.
+    pub live_models: Mutex<HashMap<String, Vec<String>>>,
 }
 
 impl AppState {
@@ -34,6 +36,7 @@ impl AppState {
             client,
             http,
             runs: Mutex::new(HashMap::new()),
+            live_models: Mutex::new(HashMap::new()),
         })
     }
 }

@@ -6,6 +6,7 @@ pub mod context;
 pub mod error;
 pub mod gemini;
 pub mod http;
+pub mod models;
 pub mod ndjson;
 pub mod ollama;
 pub mod openai_chat;
