@@ -11,10 +11,10 @@ export function mockProviderBinary() {
 }
 
 /** Serves `fixture` (a path under tests/fixtures/real) with the given options; resolves to { url, stop }. */
-export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record } = {}) {
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, port = 0 } = {}) {
   const bin = mockProviderBinary();
   if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
-  const args = ['--port', '0', '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
+  const args = ['--port', String(port), '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });

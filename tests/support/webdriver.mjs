@@ -3,6 +3,9 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export class WebDriverError extends Error {}
 
+/** W3C key codes for `Session.type`. */
+export const Keys = { enter: '\uE007', escape: '\uE00C', down: '\uE015', up: '\uE013', control: '\uE009' };
+
 export class Session {
   constructor(base, id) {
     this.base = base;
@@ -21,6 +24,21 @@ export class Session {
   async find(css) {
     const value = await this.command('POST', '/element', { using: 'css selector', value: css });
     return value[ELEMENT];
+  }
+
+  /** Polls until an element matching `css` exists; returns it. */
+  async waitFind(css, timeoutMs = 10000) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    while (Date.now() < deadline) {
+      try {
+        return await this.find(css);
+      } catch (err) {
+        last = err;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new WebDriverError(`timed out waiting for ${css}: ${last?.message}`);
   }
 
   /** Polls until an element matching `css` exists and `accept(text)` holds; returns the text. */
@@ -46,6 +64,16 @@ export class Session {
 
   click(element) {
     return this.command('POST', `/element/${element}/click`, {});
+  }
+
+  /** Types text into an element; `Keys.enter` and friends work inside the text. */
+  type(element, text) {
+    return this.command('POST', `/element/${element}/value`, { text });
+  }
+
+  async findAll(css) {
+    const value = await this.command('POST', '/elements', { using: 'css selector', value: css });
+    return value.map((v) => v[ELEMENT]);
   }
 
   execute(script, args = []) {

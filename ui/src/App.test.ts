@@ -1,7 +1,9 @@
 import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
-import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+// The same in-memory backend the Chromium tests use, sped up.
+import { installFakeBackend } from '../../tests/support/fake-backend.mjs';
 import App from './App.svelte';
 
 const about = {
@@ -11,7 +13,25 @@ const about = {
   databasePath: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
 };
 
-beforeEach(() => localStorage.clear());
+const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+
+type Handler = (cmd: string, args: Record<string, unknown>) => unknown;
+type Fake = { calls: { cmd: string; args: Record<string, unknown> }[]; hold: boolean; release: () => void };
+
+/** Installs the fake backend; `overrides` answer some commands instead of it. */
+function backend(options: Record<string, unknown> = {}, overrides: Record<string, Handler> = {}): Fake {
+  return installFakeBackend(
+    window,
+    (handler: Handler) =>
+      mockIPC((cmd, args) => (overrides[cmd] ? overrides[cmd](cmd, args as Record<string, unknown>) : handler(cmd, args as Record<string, unknown>))),
+    { about, speed: 0.02, ...options },
+  ) as Fake;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
 afterEach(() => {
   cleanup();
   clearMocks();
@@ -19,37 +39,34 @@ afterEach(() => {
 
 describe('App shell', () => {
   it('shows the version and data directory from the backend', async () => {
-    mockIPC((cmd) => (cmd === 'app_info' ? about : { theme: 'system' }));
+    backend();
     render(App);
     expect(await screen.findByTestId('status-version')).toHaveProperty('textContent', 'Ponder 0.1.0');
     expect(screen.getByTestId('status-data-dir').textContent).toBe(about.dataDir);
-    expect(screen.getByTestId('sidebar-empty').textContent).toContain('No conversations yet');
+    expect((await screen.findByTestId('sidebar-empty')).textContent).toContain('No conversations yet');
     expect(screen.getByTestId('thread-empty').textContent).toContain('What are you pondering?');
   });
 
   it('applies the saved theme and saves a new one', async () => {
-    const saved: unknown[] = [];
-    mockIPC((cmd, args) => {
-      if (cmd === 'app_info') return about;
-      if (cmd === 'get_settings') return { theme: 'light' };
-      saved.push(args);
-      return { theme: (args as { theme: string }).theme };
-    });
+    const fake = backend({ theme: 'light' });
     render(App);
     await screen.findByTestId('status-version');
-    expect(document.documentElement.dataset.theme).toBe('light');
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
     await fireEvent.click(screen.getByTestId('theme-dark'));
     expect(document.documentElement.dataset.theme).toBe('dark');
-    expect(saved).toEqual([{ theme: 'dark' }]);
+    await waitFor(() => expect(fake.calls.filter((c) => c.cmd === 'set_theme').map((c) => c.args)).toEqual([{ theme: 'dark' }]));
     expect(screen.getByTestId('theme-dark').getAttribute('aria-pressed')).toBe('true');
   });
 
   it('says what went wrong when the backend fails, and keeps the theme that was', async () => {
-    mockIPC((cmd) => {
-      if (cmd === 'app_info') return about;
-      if (cmd === 'get_settings') return { theme: 'system' };
-      throw { code: 'storage', message: 'Ponder could not read or save its settings: read-only file system' };
-    });
+    backend(
+      {},
+      {
+        set_theme: () => {
+          throw { code: 'storage', message: 'Ponder could not read or save its settings: read-only file system' };
+        },
+      },
+    );
     render(App);
     await screen.findByTestId('status-version');
     await fireEvent.click(screen.getByTestId('theme-dark'));
@@ -59,11 +76,57 @@ describe('App shell', () => {
   });
 
   it('keeps Send disabled while no model is chosen, and says why', async () => {
-    mockIPC((cmd) => (cmd === 'app_info' ? about : { theme: 'system' }));
+    backend();
     render(App);
     const input = screen.getByTestId('composer-input');
     await fireEvent.input(input, { target: { value: 'hello' } });
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', true);
     expect(screen.getByTestId('composer-hint').textContent).toBe('No model chosen yet.');
+  });
+});
+
+describe('App chat', () => {
+  it('lists conversations pinned first and shows one with its folded thought', async () => {
+    backend({ seed: true, settings: DEFAULTS });
+    render(App);
+    await waitFor(() => expect(screen.getAllByTestId('conversation')).toHaveLength(3));
+    const titles = screen.getAllByTestId('conversation').map((row) => row.querySelector('.title')?.textContent);
+    expect(titles).toEqual(['Prime sieve in Rust', 'Why the sky is blue', 'Trip to Lisbon']);
+    await fireEvent.click(screen.getByText('Why the sky is blue'));
+    const header = await screen.findByTestId('thought-header');
+    expect(header.textContent).toContain('Thought for 14 s · 610 tokens');
+    expect(screen.queryByTestId('thought-body')).toBeNull();
+    expect(screen.getByTestId('answer').textContent).toContain('Rayleigh scattering');
+    await fireEvent.click(header);
+    expect((await screen.findByTestId('thought-body')).textContent).toContain('Shorter wavelengths scatter more');
+  });
+
+  it('streams an answer over the channel and folds it into the thread', async () => {
+    const fake = backend({ settings: DEFAULTS });
+    render(App);
+    await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
+    const input = screen.getByTestId('composer-input');
+    await fireEvent.input(input, { target: { value: 'How many primes are below 100?' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('message-meta').textContent).toContain('860 reasoning'), { timeout: 4000 });
+    expect(screen.getByTestId('answer').textContent).toContain('There are 25 primes below 100');
+    expect(screen.getByTestId('thought-header').textContent).toMatch(/^\s*Thought for/);
+    expect(screen.getByTestId('message-user').textContent).toContain('How many primes are below 100?');
+    const sent = fake.calls.find((c) => c.cmd === 'send_message')?.args.request;
+    expect(sent).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5', choice: 'medium', text: 'How many primes are below 100?' });
+    expect((input as HTMLTextAreaElement).value).toBe('');
+  });
+
+  it('runs /model and shows the feedback line', async () => {
+    backend({ settings: DEFAULTS });
+    render(App);
+    await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
+    const input = screen.getByTestId('composer-input');
+    await fireEvent.input(input, { target: { value: '/model gemini-3-pro/low' } });
+    await fireEvent.keyDown(input, { key: 'Enter' });
+    const note = await screen.findByTestId('note');
+    expect(note.textContent).toContain('✓ Switched to Google gemini-3-pro');
+    expect(note.textContent).toContain('Thinking: low (LOW)');
+    expect(screen.getByTestId('model-button').textContent).toContain('Gemini 3 Pro');
   });
 });

@@ -1,26 +1,54 @@
 // The only module that talks to the Rust side. Everything else imports these wrappers,
 // so a rejected call always arrives as an AppError with a code the UI can branch on.
-import { invoke } from '@tauri-apps/api/core';
+import { Channel, invoke } from '@tauri-apps/api/core';
 
-import type { About, ErrorCode, Settings, Theme } from './types';
+import {
+  ERROR_CODES,
+  type About,
+  type AppSettings,
+  type Choice,
+  type ContextTokens,
+  type ConversationSummary,
+  type ConversationView,
+  type ErrorCode,
+  type ExportFormat,
+  type ExportThoughts,
+  type ImportReport,
+  type KeyringStatus,
+  type ModelView,
+  type ProviderView,
+  type PurgeReport,
+  type ReasoningSettings,
+  type RunStarted,
+  type SearchHit,
+  type SendRequest,
+  type Settings,
+  type SettingsPatch,
+  type StreamEvent,
+  type Theme,
+  type TranslatePreview,
+} from './types';
 
-const KNOWN_CODES: ReadonlySet<string> = new Set<ErrorCode>(['invalidInput', 'storage', 'internal']);
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>(ERROR_CODES);
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** How long the provider asked to wait, for rate limits. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, retryAfterMs?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.retryAfterMs = retryAfterMs;
   }
 
   static from(raw: unknown): AppError {
     if (raw instanceof AppError) return raw;
     if (typeof raw === 'object' && raw !== null && 'message' in raw) {
-      const { code, message } = raw as { code?: unknown; message?: unknown };
+      const { code, message, retryAfterMs } = raw as { code?: unknown; message?: unknown; retryAfterMs?: unknown };
       const known = typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : 'internal';
-      return new AppError(known, String(message));
+      return new AppError(known, String(message), typeof retryAfterMs === 'number' ? retryAfterMs : undefined);
     }
     if (raw instanceof Error) return new AppError('internal', raw.message);
     return new AppError('internal', typeof raw === 'string' ? raw : 'Something went wrong.');
@@ -35,8 +63,76 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
   }
 }
 
+/** Receives the events of one run; `close()` stops delivering them (after a terminal event). */
+export interface EventStream {
+  close(): void;
+}
+
+/**
+ * A channel for one run's events. Events after `close()` are dropped, so a stream ends on
+ * its terminal event (`done`, `error`, `cancelled`) and never on the invoke promise.
+ */
+function eventChannel(onEvent: (event: StreamEvent) => void): { channel: Channel<StreamEvent>; stream: EventStream } {
+  let open = true;
+  const channel = new Channel<StreamEvent>((event) => {
+    if (!open) return;
+    if (event.type === 'done' || event.type === 'error' || event.type === 'cancelled') open = false;
+    onEvent(event);
+  });
+  return { channel, stream: { close: () => (open = false) } };
+}
+
+/** Starts a run whose events go to `onEvent`; resolves once the backend has accepted it. */
+async function startRun(
+  command: string,
+  args: Record<string, unknown>,
+  onEvent: (event: StreamEvent) => void,
+): Promise<RunStarted & { stream: EventStream }> {
+  const { channel, stream } = eventChannel(onEvent);
+  const started = await call<RunStarted | null>(command, { ...args, onEvent: channel });
+  return { runId: started?.runId ?? '', conversationId: started?.conversationId ?? '', stream };
+}
+
 export const ipc = {
   appInfo: () => call<About>('app_info'),
   getSettings: () => call<Settings>('get_settings'),
   setTheme: (theme: Theme) => call<Settings>('set_theme', { theme }),
+  updateSettings: (patch: SettingsPatch) => call<AppSettings>('update_settings', { patch }),
+
+  listProviders: () => call<ProviderView[]>('list_providers'),
+  setApiKey: (provider: string, key: string) => call<ProviderView>('set_api_key', { provider, key }),
+  clearApiKey: (provider: string) => call<ProviderView>('clear_api_key', { provider }),
+  keyringStatus: () => call<KeyringStatus>('keyring_status'),
+
+  listModels: () => call<ModelView[]>('list_models'),
+  /** What a choice sends; with a conversation, also its effective context tokens. */
+  translatePreview: (provider: string, model: string, choice: Choice, settings: ReasoningSettings, conversationId: string | null = null) =>
+    call<TranslatePreview>('translate_preview', { provider, model, choice, settings, conversationId }),
+
+  listConversations: (includeArchived = false) =>
+    call<ConversationSummary[]>('list_conversations', { includeArchived }),
+  getConversation: (id: string) => call<ConversationView>('get_conversation', { id }),
+  createConversation: (provider: string | null, model: string | null, settings: ReasoningSettings) =>
+    call<ConversationView>('create_conversation', { provider, model, settings }),
+  renameConversation: (id: string, title: string) => call<void>('rename_conversation', { id, title }),
+  deleteConversation: (id: string) => call<void>('delete_conversation', { id }),
+  pinConversation: (id: string, pinned: boolean) => call<void>('pin_conversation', { id, pinned }),
+  setConversationSettings: (id: string, settings: ReasoningSettings) =>
+    call<ConversationView>('set_conversation_settings', { id, settings }),
+  contextTokens: (id: string, provider: string, model: string) =>
+    call<ContextTokens>('context_tokens', { id, provider, model }),
+
+  sendMessage: (request: SendRequest, onEvent: (event: StreamEvent) => void) =>
+    startRun('send_message', { request }, onEvent),
+  regenerate: (messageId: string, onEvent: (event: StreamEvent) => void) =>
+    startRun('regenerate', { messageId }, onEvent),
+  editAndResend: (messageId: string, text: string, onEvent: (event: StreamEvent) => void) =>
+    startRun('edit_and_resend', { messageId, text }, onEvent),
+  cancelRun: (runId: string) => call<void>('cancel_run', { runId }),
+
+  search: (query: string, inThoughts: boolean) => call<SearchHit[]>('search', { query, inThoughts }),
+  purgeThoughts: (olderThanDays: number) => call<PurgeReport>('purge_thoughts', { olderThanDays }),
+  exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts) =>
+    call<{ path: string | null }>('export_conversation', { id, format, thoughts }),
+  importFile: () => call<ImportReport | null>('import_file'),
 };

@@ -1,23 +1,27 @@
 // The state of the app shell: what the backend told us about itself, and the theme.
 import { AppError, ipc } from './ipc';
-import { applyTheme, rememberedTheme } from './theme';
-import type { About, Theme } from './types';
+import { applyTheme, isTheme, rememberedTheme } from './theme';
+import type { About, AppSettings, Theme } from './types';
 
 export class Shell {
   about = $state<About | null>(null);
   theme = $state<Theme>(rememberedTheme());
   error = $state<AppError | null>(null);
 
-  async load(): Promise<void> {
+  /** Loads the about box and the settings; resolves to the settings (null if they failed). */
+  async load(): Promise<Partial<AppSettings> | null> {
     const [about, settings] = await Promise.allSettled([ipc.appInfo(), ipc.getSettings()]);
     if (about.status === 'fulfilled') this.about = about.value;
     else this.error = AppError.from(about.reason);
     if (settings.status === 'fulfilled') {
-      this.theme = settings.value.theme;
-      applyTheme(this.theme);
-    } else {
-      this.error ??= AppError.from(settings.reason);
+      if (isTheme(settings.value?.theme)) {
+        this.theme = settings.value.theme;
+        applyTheme(this.theme);
+      }
+      return settings.value;
     }
+    this.error ??= AppError.from(settings.reason);
+    return null;
   }
 
   async setTheme(theme: Theme): Promise<void> {
@@ -26,7 +30,7 @@ export class Shell {
     applyTheme(theme);
     try {
       const saved = await ipc.setTheme(theme);
-      this.theme = saved.theme;
+      if (isTheme(saved?.theme)) this.theme = saved.theme;
     } catch (raw) {
       this.theme = previous;
       applyTheme(previous);

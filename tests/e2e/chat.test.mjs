@@ -1,0 +1,163 @@
+// The real app in WebKitGTK against the mock provider on loopback, with a fake key in a real
+// Secret Service: add a key, pick a model and level, send, watch the thoughts stream and fold
+// and the answer arrive, restart and find the conversation with its thoughts, cancel
+// mid-stream and keep the partial answer, and see a 401 become an error card.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { startDriver, waitFor } from '../support/app.mjs';
+import { startKeyring } from '../support/keyring.mjs';
+import { startMockProvider } from '../support/mock-provider.mjs';
+import { artifactsDir } from '../support/paths.mjs';
+import { Keys } from '../support/webdriver.mjs';
+
+const IDENTIFIER = 'dev.ponder.desktop';
+const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
+const FAKE_KEY = 'sk-test-not-a-real-key';
+
+let dataHome;
+let keyring;
+let driver;
+let mock;
+let port;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port: p } = server.address();
+      server.close(() => resolve(p));
+    });
+  });
+}
+
+/** (Re)starts the mock provider on the same port, so the app's base URL stays valid. */
+async function serve(fixture, options = {}) {
+  mock?.stop();
+  await new Promise((r) => setTimeout(r, 150));
+  mock = await startMockProvider(fixture, { port, ...options });
+}
+
+before(async () => {
+  dataHome = mkdtempSync(join(tmpdir(), 'ponder-e2e-chat-'));
+  keyring = await startKeyring(dataHome);
+  port = await freePort();
+  await serve(STREAM);
+  // Point Anthropic at the mock before the app starts; everything else goes through the UI.
+  const appDir = join(dataHome, IDENTIFIER);
+  mkdirSync(appDir, { recursive: true });
+  writeFileSync(
+    join(appDir, 'settings.json'),
+    JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: mock.url } } }),
+  );
+  driver = await startDriver({ env: { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1' } });
+});
+
+after(async () => {
+  await driver?.stop();
+  mock?.stop();
+  keyring?.stop();
+  if (dataHome) rmSync(dataHome, { recursive: true, force: true });
+});
+
+async function withApp(body) {
+  const session = await driver.newSession();
+  try {
+    await session.waitForText('[data-testid="status-version"]');
+    return await body(session);
+  } finally {
+    await session.end().catch(() => {});
+  }
+}
+
+const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
+
+async function textOf(s, css) {
+  try {
+    return await s.text(await s.find(css));
+  } catch {
+    return '';
+  }
+}
+
+async function pickSonnetMedium(s) {
+  await s.click(await s.waitFind('[data-testid="model-button"]'));
+  await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
+  const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
+  // The list refreshes once a key is stored; pick the model when it no longer asks for one.
+  await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready');
+  await s.click(await s.waitFind(sonnet));
+  await s.click(await s.waitFind('[data-testid="picker-level-option"][data-choice="medium"]'));
+  await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes('medium'), 'medium chosen');
+}
+
+async function send(s, text) {
+  await s.type(await s.waitFind('[data-testid="composer-input"]'), text + Keys.enter);
+}
+
+describe('chatting in the real app', () => {
+  it('adds a key, picks a level, streams thoughts that fold, and keeps it all across a restart', async () => {
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await s.type(await s.waitFind('[data-testid="key-input-anthropic"]'), FAKE_KEY);
+      await s.click(await s.waitFind('[data-testid="key-save-anthropic"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="key-status-anthropic"]')).includes('Key stored'), 'key stored');
+      const page = await s.execute('return document.body.innerText');
+      assert.ok(!page.includes(FAKE_KEY), 'the key is never shown back');
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+
+      await pickSonnetMedium(s);
+      await send(s, 'How do I cross the street safely?');
+      await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 0, 'thoughts stream live', 15000);
+      assert.match(await textOf(s, '[data-testid="thought-pane"]'), /Thinking…/);
+      await shot(s, 'thinking');
+      await waitFor(async () => (await textOf(s, '[data-testid="message-assistant"]')).includes('crossing'), 'the answer arrives', 20000);
+      await waitFor(async () => (await textOf(s, '[data-testid="thought-header"]')).includes('Thought for'), 'the thought folds', 20000);
+      await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer is complete', 30000);
+      const meta = () =>
+        s.execute(`return [...document.querySelectorAll('[data-testid="message-assistant"] [data-testid="message-meta"]')].map((e) => e.textContent).join(' | ')`);
+      await waitFor(async () => /\bout\b/.test(await meta()), 'token counts are shown');
+      await shot(s, 'answered');
+    });
+    await withApp(async (s) => {
+      await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length > 0, 'the conversation is listed');
+      await s.click((await s.findAll('[data-testid="conversation"]'))[0]);
+      await waitFor(async () => (await textOf(s, '[data-testid="message-assistant"]')).includes('crossing'), 'the answer is kept');
+      await shot(s, 'restarted');
+      assert.match(await textOf(s, '[data-testid="thought-header"]'), /Thought for/, 'its thoughts are kept');
+      assert.match(await textOf(s, '[data-testid="message-assistant"]'), /crossing/);
+    });
+  });
+
+  it('stops mid-stream and keeps the partial answer', async () => {
+    await serve(STREAM, { chunkSize: 32, delayMs: 60 });
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await pickSonnetMedium(s);
+      await send(s, 'Take your time.');
+      await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 20, 'thinking started', 15000);
+      await s.click(await s.waitFind('[data-testid="stop"]'));
+      await waitFor(async () => (await s.findAll('[data-testid="stopped"]')).length > 0, 'marked as stopped', 10000);
+      const kept = await textOf(s, '[data-testid="thought-pane"]');
+      assert.ok(kept.length > 0, 'the partial thoughts stay');
+    });
+  });
+
+  it('shows a 401 as an error card with the provider message and keeps the question', async () => {
+    const body = join(dataHome, 'unauthorized.json');
+    writeFileSync(body, JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }));
+    await serve(body, { status: 401 });
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await pickSonnetMedium(s);
+      await send(s, 'Are you there?');
+      await waitFor(async () => (await textOf(s, '[data-testid="error-message"]')).includes('invalid x-api-key'), 'the error card', 15000);
+      assert.match(await textOf(s, '[data-testid="message-user"]'), /Are you there\?/);
+      await shot(s, 'error');
+    });
+  });
+});

@@ -1,0 +1,638 @@
+// @ts-nocheck
+// An in-memory Ponder backend for UI tests: every IPC command the UI calls, answered the way
+// src-tauri answers it, with runs that stream a realistic sequence over the Tauri Channel
+// (thoughts for about a second, then the answer). No network, no disk.
+//
+// `installFakeBackend` is self-contained so it can run in a page: Playwright injects it with
+// `fakeBackendScript(options)`; vitest calls it with `@tauri-apps/api/mocks`' `mockIPC`.
+//
+// Test hooks on `window.__fake`:
+//   next = { error: {code, message}, at: 'thinking' | 'answer' | 'start' }   the next run fails
+//   failSend = {code, message}       the next send_message rejects before any run starts
+//   hold = true                      runs pause after some thoughts until release()
+//   release()                        lets held runs go on
+//   calls                            every command and its arguments (also window.__calls)
+//   keysSeen                         how many keys were stored (their values are never kept)
+
+export function installFakeBackend(win, mockIPC, options = {}) {
+  const speed = options.speed ?? 1;
+  const ms = (n) => Math.max(0, Math.round(n * speed));
+  const now = () => Date.now();
+  const ABOUT = options.about ?? {
+    name: 'Ponder',
+    version: '0.1.0',
+    dataDir: '/home/ada/.local/share/dev.ponder.desktop',
+    databasePath: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
+  };
+
+  // ---- catalog ----
+  const budget = (low, medium, high) => [
+    { choice: 'default', label: 'default — the provider decides (off)', available: true },
+    { choice: 'off', label: 'off — no thinking', available: true },
+    { choice: 'minimal', label: 'minimal — 1,024 tokens', available: true },
+    { choice: 'low', label: `low — ${low} tokens`, available: true },
+    { choice: 'medium', label: `medium — ${medium} tokens`, available: true },
+    { choice: 'high', label: `high — ${high} tokens`, available: true },
+    { choice: 'max', label: 'max — same as high', available: false },
+  ];
+  const PROVIDERS = [
+    { id: 'anthropic', name: 'Anthropic', base: 'https://api.anthropic.com', needsKey: true, hasKey: true },
+    { id: 'openai', name: 'OpenAI', base: 'https://api.openai.com/v1', needsKey: true, hasKey: false },
+    { id: 'google', name: 'Google', base: 'https://generativelanguage.googleapis.com', needsKey: true, hasKey: true },
+    { id: 'deepseek', name: 'DeepSeek', base: 'https://api.deepseek.com', needsKey: true, hasKey: true },
+    { id: 'ollama', name: 'Ollama', base: 'http://localhost:11434', needsKey: false, hasKey: false },
+  ];
+  for (const p of PROVIDERS) if (options.keys && p.id in options.keys) p.hasKey = options.keys[p.id];
+  const MODELS = [
+    ['anthropic', 'claude-sonnet-4-5', 'Claude Sonnet 4.5', 200000, 64000, 'budget', budget('22,016', '43,008', '64,000')],
+    ['anthropic', 'claude-haiku-4-5', 'Claude Haiku 4.5', 200000, 64000, 'budget', budget('11,349', '21,674', '32,000')],
+    ['anthropic', 'claude-3', 'Claude 3', 200000, 4096, 'none', []],
+    ['openai', 'o3', 'o3', 200000, 100000, 'effort', [
+      { choice: 'default', label: 'default — the provider decides (medium)', available: true },
+      { choice: 'off', label: 'off — not available, minimum is low effort', available: false },
+      { choice: 'low', label: 'low — low effort', available: true },
+      { choice: 'medium', label: 'medium — medium effort', available: true },
+      { choice: 'high', label: 'high — high effort', available: true },
+    ]],
+    ['google', 'gemini-3-pro', 'Gemini 3 Pro', 1048576, 65536, 'level', [
+      { choice: 'default', label: 'default — the provider decides (high)', available: true },
+      { choice: 'off', label: 'off — not available, minimum is LOW', available: false },
+      { choice: 'minimal', label: 'minimal — same as low', available: false },
+      { choice: 'low', label: 'low — LOW', available: true },
+      { choice: 'medium', label: 'medium — same as high', available: false },
+      { choice: 'high', label: 'high — HIGH', available: true },
+    ]],
+    ['google', 'gemini-2.5-pro', 'Gemini 2.5 Pro', 1048576, 65536, 'budget', budget('11,008', '21,888', '32,768')],
+    ['deepseek', 'deepseek-reasoner', 'DeepSeek Reasoner', 128000, 64000, 'always', [
+      { choice: 'default', label: 'always thinks — nothing to choose', available: true },
+    ]],
+    ['ollama', 'qwen3:8b', 'Qwen3 8B', 40960, 8192, 'toggle', [
+      { choice: 'default', label: 'default — the provider decides (on)', available: true },
+      { choice: 'off', label: 'off — no thinking', available: true },
+      { choice: 'medium', label: 'on — thinking on', available: true },
+    ]],
+  ];
+  const provider = (id) => PROVIDERS.find((p) => p.id === id);
+  const providerView = (p) => ({
+    id: p.id,
+    name: p.name,
+    enabled: settings.providers[p.id]?.enabled ?? true,
+    baseUrl: settings.providers[p.id]?.baseUrl || p.base,
+    defaultBaseUrl: p.base,
+    needsKey: p.needsKey,
+    hasKey: p.hasKey,
+    keyEnv: `PONDER_${p.id.toUpperCase()}_API_KEY`,
+  });
+  const modelViews = () =>
+    MODELS.filter(([pid]) => settings.providers[pid]?.enabled !== false).map(([pid, id, name, contextWindow, maxOutput, thinking, levels]) => {
+      const p = provider(pid);
+      return {
+        provider: pid,
+        providerName: p.name,
+        id,
+        name,
+        contextWindow,
+        maxOutput,
+        thinking,
+        canDisable: levels.some((l) => l.choice === 'off' && l.available),
+        shows: pid === 'openai' || pid === 'google' ? 'summary' : 'full',
+        needsKey: p.needsKey && !p.hasKey,
+        levels,
+      };
+    });
+  const findModel = (pid, id) => modelViews().find((m) => m.provider === pid && m.id === id);
+
+  // ---- settings, kept across reloads like the real store ----
+  const store = (() => {
+    try {
+      return win.sessionStorage;
+    } catch {
+      return null;
+    }
+  })();
+  const defaults = {
+    theme: options.theme ?? 'system',
+    defaultProvider: null,
+    defaultModel: null,
+    defaultChoice: 'default',
+    thoughtVisibility: 'auto',
+    storeThoughts: true,
+    retentionDays: null,
+    providers: {},
+    profiles: {},
+    ...(options.settings ?? {}),
+  };
+  let settings = { ...defaults, ...JSON.parse(store?.getItem('fake.settings') ?? '{}') };
+  const saveSettings = () => store?.setItem('fake.settings', JSON.stringify(settings));
+
+  // ---- conversations ----
+  let seq = 0;
+  const id = (prefix) => `${prefix}-${++seq}`;
+  const conversations = new Map();
+  const reasoningDefaults = () => ({
+    enabled: true,
+    includeInContext: false,
+    includeInResponse: true,
+    format: 'field',
+    stripFromContext: 'none',
+    choice: 'default',
+  });
+  const thinkingPart = (text, durationMs, extra = {}) => ({
+    type: 'thinking',
+    text,
+    source: 'thinking',
+    summary: false,
+    redacted: false,
+    hidden: false,
+    durationMs,
+    tokenEstimate: Math.ceil(text.length / 4),
+    ...extra,
+  });
+  const userMessage = (text, at) => ({
+    id: id('m'),
+    role: 'user',
+    status: 'complete',
+    parts: [{ type: 'text', text }],
+    provider: null,
+    model: null,
+    choice: null,
+    usage: {},
+    thinkingMs: null,
+    stop: null,
+    error: null,
+    createdAt: at,
+  });
+  const assistantMessage = (parts, at, extra = {}) => ({
+    id: id('m'),
+    role: 'assistant',
+    status: 'complete',
+    parts,
+    provider: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    choice: 'medium',
+    usage: { input: 412, output: 980, reasoning: 610 },
+    thinkingMs: 14000,
+    stop: { kind: 'end' },
+    error: null,
+    createdAt: at,
+    ...extra,
+  });
+  const conversation = (title, at, messages, extra = {}) => {
+    const c = {
+      id: id('c'),
+      title,
+      createdAt: at,
+      updatedAt: at,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+      settings: { ...reasoningDefaults(), choice: 'medium' },
+      pinned: false,
+      archived: false,
+      messages,
+      ...extra,
+    };
+    conversations.set(c.id, c);
+    return c;
+  };
+
+  const DAY = 86_400_000;
+  if (options.seed) {
+    const t = now();
+    conversation('Why the sky is blue', t - 2 * 3600_000, [
+      userMessage('Why is the sky blue?', t - 2 * 3600_000),
+      assistantMessage(
+        [
+          thinkingPart('The user asks about **Rayleigh scattering**. Shorter wavelengths scatter more, roughly as 1/λ⁴.\n\nI should mention why it is not violet: the sun emits less violet and our eyes are less sensitive to it.', 14000),
+          { type: 'text', text: 'Sunlight is scattered by the molecules of the air, and **blue light scatters far more** than red (Rayleigh scattering, about 1/λ⁴).\n\nThe sky is not violet because the sun sends less violet light and our eyes are less sensitive to it.' },
+        ],
+        t - 2 * 3600_000 + 20000,
+      ),
+    ]);
+    conversation('Prime sieve in Rust', t - 3 * DAY, [
+      userMessage('Write a prime sieve in Rust.', t - 3 * DAY),
+      assistantMessage(
+        [
+          thinkingPart('A sieve of Eratosthenes with a Vec<bool>. Start crossing out at p*p.', 6000),
+          { type: 'text', text: 'Here is a sieve of Eratosthenes:\n\n```rust\nfn primes(n: usize) -> Vec<usize> {\n    let mut is = vec![true; n + 1];\n    let mut out = Vec::new();\n    for p in 2..=n {\n        if is[p] {\n            out.push(p);\n            let mut k = p * p;\n            while k <= n {\n                is[k] = false;\n                k += p;\n            }\n        }\n    }\n    out\n}\n```' },
+        ],
+        t - 3 * DAY + 9000,
+        { thinkingMs: 6000, usage: { input: 120, output: 300, reasoning: 90 } },
+      ),
+    ], { pinned: true });
+    conversation('Trip to Lisbon', t - 9 * DAY, [userMessage('Plan three days in Lisbon.', t - 9 * DAY)]);
+  }
+  if (options.untrusted) {
+    const t = now() - 3600_000;
+    conversation('Untrusted output', t, [
+      userMessage('Show me some HTML.', t),
+      assistantMessage(
+        [
+          {
+            type: 'text',
+            text: [
+              'Here is a picture: ![a cat](https://images.example.com/cat.png)',
+              '<img src="x" onerror="window.pwned = 1">',
+              '<script>window.pwned = 2</script>',
+              '[click me](javascript:window.pwned=3)',
+              '<a href="javascript:window.pwned=4" onclick="window.pwned=5">or me</a>',
+            ].join('\n\n'),
+          },
+        ],
+        t + 5000,
+        { thinkingMs: null, usage: { input: 10, output: 50 } },
+      ),
+    ]);
+  }
+  if (options.long) {
+    const t = now() - DAY;
+    const messages = [];
+    for (let i = 0; i < options.long; i++) {
+      messages.push(userMessage(`Question ${i + 1}: tell me something about the number ${i + 1}.`, t + i * 1000));
+      messages.push(
+        assistantMessage(
+          [
+            thinkingPart(`Thinking about ${i + 1}. It is ${i % 2 ? 'odd' : 'even'}.`, 1000 + i),
+            { type: 'text', text: `Answer ${i + 1}: **${i + 1}** is ${(i + 1) % 2 ? 'odd' : 'even'}.\n\n${'A line of filler text. '.repeat(1 + (i % 6))}` },
+          ],
+          t + i * 1000 + 500,
+          { thinkingMs: 1000 + i },
+        ),
+      );
+    }
+    conversation('A very long conversation', now() - 60_000, messages);
+  }
+
+  const summary = (c) => ({
+    id: c.id,
+    title: c.title,
+    updatedAt: c.updatedAt,
+    provider: c.provider,
+    model: c.model,
+    pinned: c.pinned,
+    archived: c.archived,
+    messageCount: c.messages.length,
+  });
+  const clone = (v) => JSON.parse(JSON.stringify(v));
+  const fail = (code, message) => {
+    throw { code, message };
+  };
+  const need = (cid) => conversations.get(cid) ?? fail('notFound', `no conversation ${cid}`);
+
+  // ---- runs ----
+  const THOUGHT = [
+    'The user wants to know how many primes there are below 100. ',
+    'Let me count them by decade. ',
+    '2, 3, 5, 7 — four in the first ten. ',
+    '11, 13, 17, 19 — four more. ',
+    '23, 29 — two. 31, 37 — two. ',
+    '41, 43, 47 — three. 53, 59 — two. ',
+    '61, 67 — two. 71, 73, 79 — three. ',
+    '83, 89 — two. 97 — one. ',
+    'So 4 + 4 + 2 + 2 + 3 + 2 + 2 + 3 + 2 + 1 = 25. ',
+    'I should answer with the count and the list.',
+  ];
+  const ANSWER = [
+    'There are **25 primes** below 100:\n\n',
+    '```text\n2 3 5 7 11 13 17 19 23 29\n31 37 41 43 47 53 59 61 67 71\n73 79 83 89 97\n```\n\n',
+    'A quick way to check: the *prime-counting function* gives π(100) = 25.',
+  ];
+  const runs = new Map();
+  const held = [];
+  const fake = {
+    next: null,
+    failSend: null,
+    hold: false,
+    calls: [],
+    keysSeen: 0,
+    release() {
+      fake.hold = false;
+      held.splice(0).forEach((go) => go());
+    },
+    conversations,
+  };
+  win.__fake = fake;
+  win.__calls = fake.calls;
+
+  function channelSender(channel) {
+    let index = 0;
+    return (message) => {
+      if (!channel) return;
+      const cb = win.__TAURI_INTERNALS__?.runCallback;
+      if (typeof channel.id === 'number' && cb) cb(channel.id, { index: index++, message });
+      else if (typeof channel.onmessage === 'function') channel.onmessage(message);
+    };
+  }
+
+  function startRun(c, userMessageId, choice, channel) {
+    const runId = id('run');
+    const send = channelSender(channel);
+    const m = findModel(c.provider, c.model);
+    const message = {
+      id: id('m'),
+      role: 'assistant',
+      status: 'streaming',
+      parts: [],
+      provider: c.provider,
+      model: c.model,
+      choice,
+      usage: {},
+      thinkingMs: null,
+      stop: null,
+      error: null,
+      createdAt: now(),
+    };
+    const failure = fake.next;
+    fake.next = null;
+    const run = { runId, timers: [], message, closed: false, conversation: c };
+    runs.set(runId, run);
+    const thinks = m && m.levels.length > 0 && choice !== 'off';
+    let thought = '';
+    let answer = '';
+    let thinkStart = 0;
+    const steps = [];
+    const at = (delay, fn) => steps.push({ delay, fn });
+    const finishWithError = () => {
+      run.closed = true;
+      const parts = [];
+      if (thought) parts.push(thinkingPart(thought, now() - thinkStart));
+      if (answer) parts.push({ type: 'text', text: answer });
+      const stored = { ...message, parts, status: 'error', error: failure.error };
+      c.messages.push(stored);
+      send({ type: 'error', error: failure.error, message: failure.withMessage ? clone(stored) : null });
+    };
+    at(30, () => send({ type: 'started', runId, userMessageId, messageId: message.id }));
+    at(10, () => {
+      const level = m?.levels.find((l) => l.choice === choice);
+      send({
+        type: 'plan',
+        feedback: `✓ Switched to ${provider(c.provider)?.name} ${c.model}\n  Thinking: ${level?.label.split(' — ')[1] ?? choice}`,
+        warnings: [],
+        meaning: { kind: 'budget', tokens: 43008 },
+      });
+    });
+    if (failure?.at === 'start') at(150, finishWithError);
+    else {
+      if (thinks) {
+        at(60, () => {
+          thinkStart = now();
+          send({ type: 'thinkingStart', source: c.provider === 'openai' ? 'summary' : 'thinking' });
+        });
+        THOUGHT.forEach((text, i) => {
+          at(100, () => {
+            thought += text;
+            send({ type: 'thinkingDelta', text });
+          });
+          if (i === 3) at(0, 'hold');
+        });
+        if (failure?.at === 'thinking') at(50, finishWithError);
+        else at(40, () => send({ type: 'thinkingEnd' }));
+      }
+      if (!failure || failure.at !== 'thinking') {
+        ANSWER.forEach((text, i) => {
+          at(60, () => {
+            answer += text;
+            send({ type: 'textDelta', text });
+          });
+          if (failure?.at === 'answer' && i === 0) at(40, finishWithError);
+        });
+        if (!failure) {
+          at(30, () => send({ type: 'usage', usage: { input: 1204 } }));
+          at(20, () => {
+            const usage = { input: 1204, output: 1890, reasoning: thinks ? 860 : undefined };
+            send({ type: 'usage', usage: { output: usage.output, reasoning: usage.reasoning } });
+            run.closed = true;
+            const parts = [];
+            const thinkingMs = thinks ? Math.max(1, now() - thinkStart - ANSWER.length * ms(60)) : null;
+            if (thinks && thought) parts.push(thinkingPart(thought, thinkingMs, { source: c.provider === 'openai' ? 'summary' : 'thinking', summary: c.provider === 'openai' }));
+            parts.push({ type: 'text', text: answer });
+            const done = { ...message, parts, status: 'complete', usage: JSON.parse(JSON.stringify(usage)), thinkingMs, stop: { kind: 'end' } };
+            c.messages.push(done);
+            c.updatedAt = now();
+            send({ type: 'done', message: clone(done) });
+          });
+        }
+      }
+    }
+    run.partial = () => {
+      const parts = [];
+      if (thought) parts.push(thinkingPart(thought, now() - thinkStart));
+      if (answer) parts.push({ type: 'text', text: answer });
+      return parts;
+    };
+    run.send = send;
+    // Play the steps one after another, honouring holds.
+    let i = 0;
+    const play = () => {
+      if (run.closed || i >= steps.length) return;
+      const step = steps[i++];
+      if (step.fn === 'hold') {
+        if (fake.hold) held.push(play);
+        else play();
+        return;
+      }
+      run.timers.push(
+        setTimeout(() => {
+          if (run.closed) return;
+          step.fn();
+          play();
+        }, ms(step.delay)),
+      );
+    };
+    play();
+    return runId;
+  }
+
+  function titleFrom(text) {
+    const clean = text.replace(/\s+/g, ' ').trim();
+    return clean.length > 40 ? `${clean.slice(0, 39)}…` : clean;
+  }
+
+  // ---- commands ----
+  const handlers = {
+    app_info: () => ABOUT,
+    get_settings: () => clone(settings),
+    set_theme: ({ theme }) => {
+      if (!['light', 'dark', 'system'].includes(theme)) fail('invalidInput', `no such theme: ${theme}`);
+      settings.theme = theme;
+      saveSettings();
+      return clone(settings);
+    },
+    update_settings: ({ patch }) => {
+      settings = { ...settings, ...clone(patch) };
+      saveSettings();
+      return clone(settings);
+    },
+    list_providers: () => PROVIDERS.map(providerView),
+    set_api_key: ({ provider: pid, key }) => {
+      const p = provider(pid) ?? fail('notFound', `no provider ${pid}`);
+      if (!key || !key.trim()) fail('invalidInput', 'an API key cannot be empty');
+      // The key is not kept anywhere the UI could read it back.
+      fake.keysSeen += 1;
+      p.hasKey = true;
+      return providerView(p);
+    },
+    clear_api_key: ({ provider: pid }) => {
+      const p = provider(pid) ?? fail('notFound', `no provider ${pid}`);
+      p.hasKey = false;
+      return providerView(p);
+    },
+    keyring_status: () => options.keyring ?? { available: true, message: null },
+    list_models: () => modelViews(),
+    translate_preview: ({ provider: pid, model, choice, settings: s, conversationId }) => {
+      const m = findModel(pid, model) ?? fail('notFound', `unknown model ${model}`);
+      const level = m.levels.find((l) => l.choice === choice);
+      const warnings = level && !level.available && choice === 'off' ? ['This model does not support disabling thinking'] : [];
+      const what = level ? level.label.split(' — ')[1] : 'no thinking';
+      const lines = [`✓ Switched to ${m.providerName} ${m.id}`, ...warnings.map((w) => `⚠ ${w}`), `Thinking: ${choice} (${what})`];
+      const tokens = Number((what.match(/^([\d,]+) tokens/)?.[1] ?? '0').replace(/,/g, ''));
+      let request = {};
+      if (pid === 'anthropic' && tokens) request = { max_tokens: tokens + 4000, thinking: { type: 'enabled', budget_tokens: s?.maxTokens ? Math.min(tokens, s.maxTokens) : tokens } };
+      else if (pid === 'openai') request = { reasoning: { effort: choice === 'default' ? 'medium' : choice, summary: 'auto' }, include: ['reasoning.encrypted_content'] };
+      else if (pid === 'google') request = { generationConfig: { thinkingConfig: { thinkingLevel: choice === 'high' || choice === 'default' ? 'HIGH' : 'LOW', includeThoughts: true } } };
+      return {
+        feedback: lines.join('\n  '),
+        warnings,
+        meaning: tokens ? { kind: 'budget', tokens } : { kind: 'effort', value: String(choice) },
+        request,
+        headers: pid === 'anthropic' ? { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } : {},
+        stream: true,
+        api: pid === 'openai' ? 'responses' : pid === 'google' ? 'generate_content' : 'messages',
+        contextTokens: conversationId ? { ...handlers.context_tokens({ id: conversationId }), exact: pid === 'openai' } : null,
+      };
+    },
+    list_conversations: ({ includeArchived }) =>
+      [...conversations.values()]
+        .filter((c) => includeArchived || !c.archived)
+        .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
+        .map(summary),
+    get_conversation: ({ id: cid }) => clone(need(cid)),
+    create_conversation: ({ provider: pid, model, settings: s }) =>
+      clone(conversation('New chat', now(), [], { provider: pid, model, settings: { ...reasoningDefaults(), ...s } })),
+    rename_conversation: ({ id: cid, title }) => {
+      need(cid).title = title;
+      return null;
+    },
+    delete_conversation: ({ id: cid }) => {
+      need(cid);
+      conversations.delete(cid);
+      return null;
+    },
+    pin_conversation: ({ id: cid, pinned }) => {
+      need(cid).pinned = pinned;
+      return null;
+    },
+    set_conversation_settings: ({ id: cid, settings: s }) => {
+      const c = need(cid);
+      c.settings = { ...reasoningDefaults(), ...clone(s) };
+      return clone(c);
+    },
+    context_tokens: ({ id: cid }) => {
+      const c = need(cid);
+      const chars = c.messages.reduce((n, m) => n + m.parts.filter((p) => p.type === 'text').reduce((k, p) => k + p.text.length, 0), 0);
+      return { tokens: Math.ceil(chars / 4), exact: false };
+    },
+    send_message: ({ request, onEvent }) => {
+      if (fake.failSend) {
+        const err = fake.failSend;
+        fake.failSend = null;
+        fail(err.code, err.message);
+      }
+      const p = provider(request.provider);
+      if (p?.needsKey && !p.hasKey) fail('missingKey', `No API key for ${p.name}: add one in Settings, or set PONDER_${p.id.toUpperCase()}_API_KEY.`);
+      let c = request.conversationId ? need(request.conversationId) : conversation('New chat', now(), []);
+      c.provider = request.provider;
+      c.model = request.model;
+      c.settings = { ...c.settings, choice: request.choice };
+      if (c.messages.length === 0 || c.title === 'New chat') c.title = titleFrom(request.text);
+      const user = userMessage(request.text, now());
+      c.messages.push(user);
+      c.updatedAt = now();
+      const runId = startRun(c, user.id, request.once ?? request.choice, onEvent);
+      return { runId, conversationId: c.id };
+    },
+    regenerate: ({ messageId, onEvent }) => {
+      const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
+      const at = c.messages.findIndex((m) => m.id === messageId);
+      c.messages = c.messages.slice(0, at);
+      const user = [...c.messages].reverse().find((m) => m.role === 'user');
+      const runId = startRun(c, user?.id ?? '', c.settings.choice, onEvent);
+      return { runId, conversationId: c.id };
+    },
+    edit_and_resend: ({ messageId, text, onEvent }) => {
+      const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
+      const at = c.messages.findIndex((m) => m.id === messageId);
+      c.messages = c.messages.slice(0, at);
+      const user = userMessage(text, now());
+      c.messages.push(user);
+      const runId = startRun(c, user.id, c.settings.choice, onEvent);
+      return { runId, conversationId: c.id };
+    },
+    cancel_run: ({ runId }) => {
+      const run = runs.get(runId);
+      if (!run || run.closed) return null;
+      run.closed = true;
+      run.timers.forEach(clearTimeout);
+      const stored = { ...run.message, parts: run.partial(), status: 'cancelled', stop: { kind: 'cancelled' } };
+      run.conversation.messages.push(stored);
+      setTimeout(() => run.send({ type: 'cancelled', message: clone(stored) }), ms(20));
+      return null;
+    },
+    search: ({ query, inThoughts }) => {
+      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      const hits = [];
+      const mark = (text) => {
+        const lower = text.toLowerCase();
+        const at = lower.indexOf(words[0]);
+        const start = Math.max(0, at - 30);
+        let snippet = (start > 0 ? '…' : '') + text.slice(start, at + 60) + (at + 60 < text.length ? '…' : '');
+        for (const w of words) snippet = snippet.replace(new RegExp(`(${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\w*)`, 'i'), '[$1]');
+        return snippet.replace(/\n/g, ' ');
+      };
+      for (const c of conversations.values()) {
+        for (const m of c.messages) {
+          const text = m.parts.filter((p) => p.type === 'text').map((p) => p.text).join(' ');
+          const thoughts = m.parts.filter((p) => p.type === 'thinking').map((p) => p.text).join(' ');
+          if (words.every((w) => text.toLowerCase().includes(w))) hits.push({ conversationId: c.id, conversationTitle: c.title, messageId: m.id, snippet: mark(text), inThoughts: false });
+          else if (inThoughts && thoughts && words.every((w) => thoughts.toLowerCase().includes(w))) {
+            hits.push({ conversationId: c.id, conversationTitle: c.title, messageId: m.id, snippet: mark(thoughts), inThoughts: true });
+          }
+        }
+      }
+      return hits;
+    },
+    purge_thoughts: ({ olderThanDays }) => {
+      const before = now() - olderThanDays * DAY;
+      let messages = 0;
+      let bytesFreed = 0;
+      for (const c of conversations.values()) {
+        for (const m of c.messages) {
+          if (m.createdAt > before) continue;
+          const thoughts = m.parts.filter((p) => p.type === 'thinking');
+          if (thoughts.length === 0) continue;
+          messages += 1;
+          bytesFreed += thoughts.reduce((n, p) => n + new TextEncoder().encode(p.text).length, 0);
+          m.parts = m.parts.filter((p) => p.type !== 'thinking');
+        }
+      }
+      return { messages, bytesFreed };
+    },
+    export_conversation: ({ id: cid, format }) => ({ path: `/home/ada/Documents/${need(cid).title}.${format}` }),
+    import_file: () => {
+      conversation('Imported from ChatGPT', now(), [userMessage('An imported question', now())]);
+      return { conversations: 1, messages: 1 };
+    },
+  };
+
+  mockIPC((cmd, args) => {
+    fake.calls.push({ cmd, args: cmd === 'set_api_key' ? { provider: args.provider, key: '(redacted)' } : args });
+    const handler = handlers[cmd];
+    if (!handler) fail('internal', `unexpected command ${cmd}`);
+    return handler(args ?? {});
+  });
+  return fake;
+}
+
+/** A classic script for Playwright's addInitScript: needs tauriMocksScript() to run first. */
+export function fakeBackendScript(options = {}) {
+  return `(${installFakeBackend.toString()})(window, window.TauriMocks.mockIPC, ${JSON.stringify(options)});`;
+}

@@ -1,0 +1,96 @@
+// Opens the built UI in Chromium with the Tauri IPC mocked by the in-memory fake backend,
+// and gathers anything that went wrong on the page (errors, failed or off-loopback requests).
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+import { fakeBackendScript } from './fake-backend.mjs';
+import { artifactsDir, uiDist } from './paths.mjs';
+import { serveStatic } from './static-server.mjs';
+import { tauriMocksScript } from './tauri-mocks.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const ABOUT = {
+  name: 'Ponder',
+  version: '0.1.0',
+  dataDir: '/home/ada/.local/share/dev.ponder.desktop',
+  databasePath: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
+};
+
+/** Starts the static server and a Chromium profile; returns { open(options), close() }. */
+export async function startBrowser() {
+  assert.ok(existsSync(join(uiDist, 'index.html')), 'ui/dist is built (npm --prefix ui run build)');
+  const server = await serveStatic(uiDist);
+  const profileDir = mkdtempSync(join(tmpdir(), 'ponder-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1180, height: 760 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+
+  /**
+   * A new page on the UI. `backend` goes to installFakeBackend; `theme` is the saved theme,
+   * `colorScheme` the system's. Resolves once the status line shows the version.
+   */
+  async function open({ backend = {}, theme = 'light', colorScheme = 'light' } = {}) {
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme });
+    const problems = [];
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console error: ${msg.text()}`);
+    });
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+    });
+    page.on('request', (req) => {
+      if (!req.url().startsWith(server.url) && !req.url().startsWith('data:')) problems.push(`request off loopback: ${req.url()}`);
+    });
+    await page.addInitScript({ content: tauriMocksScript() });
+    // The app runs with Tauri's freezePrototype; so do the tests.
+    await page.addInitScript({ content: 'Object.freeze(Object.prototype);' });
+    await page.addInitScript({ content: fakeBackendScript({ theme, ...backend }) });
+    await page.goto(server.url);
+    await page.getByTestId('status-version').waitFor();
+    return { page, problems };
+  }
+
+  return {
+    url: server.url,
+    open,
+    close: async () => {
+      await context.close();
+      await server.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot into tests/artifacts/ under `name` (without .png). */
+export async function screenshot(page, name) {
+  const path = join(artifactsDir(), `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+export const background = (page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+
+/** Sets the theme through the status line, as a user would. */
+export async function useTheme(page, theme) {
+  await page.getByTestId(`theme-${theme}`).click();
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}

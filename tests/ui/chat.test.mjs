@@ -1,0 +1,578 @@
+// Real flows in the built UI, in Chromium, against the in-memory fake backend: the two-step
+// picker, /model and the other commands, a streamed answer with thoughts, Ctrl+O, settings,
+// error cards, search, the sidebar, long threads and untrusted markdown. Screenshots of the
+// main states go to tests/artifacts/ in both themes.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import { screenshot, startBrowser, useTheme } from '../support/ui-page.mjs';
+
+const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+
+let browser;
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** A page with a default model chosen, optionally with seeded conversations. */
+function openChat(backend = {}, theme = 'light') {
+  return browser.open({ theme, backend: { settings: DEFAULTS, ...backend } });
+}
+
+async function send(page, text) {
+  const input = page.getByTestId('composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+const notes = (page) => page.getByTestId('note');
+
+describe('the model picker', () => {
+  it('picks a model, then a level, with the keyboard', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('composer-input').focus();
+    await page.keyboard.press('Control+m');
+    const picker = page.getByTestId('model-picker');
+    await picker.waitFor();
+    assert.equal(await picker.getAttribute('data-step'), 'model');
+    await page.keyboard.type('gemini 3');
+    const models = picker.getByTestId('picker-model-option');
+    assert.deepEqual(await models.evaluateAll((els) => els.map((e) => e.dataset.model)), ['gemini-3-pro']);
+    await page.keyboard.press('Enter');
+    assert.equal(await picker.getAttribute('data-step'), 'level');
+    assert.equal(await picker.getByTestId('picker-model').textContent(), 'Gemini 3 Pro');
+
+    // Step two lists the engine's labels; levels the model cannot do are shown disabled.
+    const levels = picker.getByTestId('picker-level-option');
+    const labels = await levels.allTextContents();
+    assert.deepEqual(
+      labels.map((l) => l.trim()),
+      [
+        'default — the provider decides (high)',
+        'off — not available, minimum is LOW',
+        'minimal — same as low',
+        'low — LOW',
+        'medium — same as high',
+        'high — HIGH',
+      ],
+    );
+    assert.equal(await levels.nth(1).getAttribute('aria-disabled'), 'true');
+    // The arrows skip what cannot be chosen: default → low → high.
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await picker.locator('[aria-selected="true"]').getAttribute('data-choice'), 'low');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await picker.locator('[aria-selected="true"]').getAttribute('data-choice'), 'high');
+    await page.keyboard.press('Enter');
+    await picker.waitFor({ state: 'detached' });
+
+    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3 Pro\s*high/);
+    await notes(page).first().waitFor();
+    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3-pro');
+    assert.match(await notes(page).first().textContent(), /Thinking: high \(HIGH\)/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('picks with the mouse, skips step two for a model without levels, and Esc closes', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('model-button').click();
+    const picker = page.getByTestId('model-picker');
+    await picker.locator('[data-model="claude-sonnet-4-5"]').click();
+    await picker.locator('[data-choice="high"]').click();
+    await picker.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('model-button').textContent(), /Claude Sonnet 4\.5\s*high/);
+
+    await page.getByTestId('model-button').click();
+    await picker.locator('[data-model="claude-3"]').click();
+    await picker.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('model-button').textContent(), /Claude 3/);
+    assert.equal(await page.getByTestId('model-button-level').count(), 0);
+
+    await page.keyboard.press('Control+m');
+    await picker.waitFor();
+    await page.keyboard.press('Escape');
+    await picker.waitFor({ state: 'detached' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('marks models whose provider needs a key, and Enter on one opens the key settings', async () => {
+    const { page, problems } = await openChat();
+    await page.keyboard.press('Control+m');
+    const picker = page.getByTestId('model-picker');
+    assert.match(await picker.locator('[data-model="o3"]').textContent(), /needs a key/);
+    assert.equal(await picker.getByTestId('picker-add-key').count(), 1);
+    await page.keyboard.type('o3');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('settings-panel').waitFor();
+    assert.match(await page.getByTestId('key-status-openai').textContent(), /No key/);
+    await page.waitForFunction(() => document.activeElement?.id === 'key-openai');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('sets a level for the next message only, then goes back to the saved one', async () => {
+    const { page, problems } = await openChat();
+    await page.keyboard.press('Control+m');
+    await page.keyboard.type('sonnet');
+    await page.keyboard.press('Enter');
+    const picker = page.getByTestId('model-picker');
+    await picker.getByTestId('picker-level-option').first().waitFor();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Enter');
+    await picker.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('once-chip').textContent(), /high — 64,000 tokens/);
+    assert.match(await page.getByTestId('model-button').textContent(), /medium/);
+
+    await send(page, 'Think hard about this one.');
+    await page.getByTestId('message-meta').waitFor();
+    const sent = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message').args.request);
+    assert.equal(sent.choice, 'medium');
+    assert.equal(sent.once, 'high');
+    assert.match(await page.getByTestId('message-meta').textContent(), /claude-sonnet-4-5 · high/);
+    assert.equal(await page.getByTestId('once-chip').count(), 0, 'the override is used up');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const theme of ['light', 'dark']) {
+    it(`shows step two in the ${theme} theme (screenshot)`, async () => {
+      const { page, problems } = await openChat({ seed: true }, theme);
+      await page.getByTestId('model-button').click();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('picker-level-option').first().waitFor();
+      await screenshot(page, `ui-${theme}-picker-levels`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});
+
+describe('composer commands', () => {
+  it('/model NAME/LEVEL completes, switches, and shows the feedback line', async () => {
+    const { page, problems } = await openChat();
+    const input = page.getByTestId('composer-input');
+    await input.focus();
+    await page.keyboard.type('/model gemini-3');
+    const completions = page.getByTestId('completions');
+    await completions.waitFor();
+    assert.match(await completions.textContent(), /gemini-3-pro/);
+    await page.keyboard.press('Tab');
+    assert.equal(await input.inputValue(), '/model gemini-3-pro');
+    await page.keyboard.type('/');
+    // Only the levels the model supports, with their meaning.
+    const offered = await completions.locator('[role="option"]').allTextContents();
+    assert.deepEqual(
+      offered.map((t) => t.replace(/\s+/g, ' ').trim()),
+      ['gemini-3-pro/default default — the provider decides (high)', 'gemini-3-pro/low low — LOW', 'gemini-3-pro/high high — HIGH'],
+    );
+    await page.keyboard.type('lo');
+    await page.keyboard.press('Enter');
+    assert.equal(await input.inputValue(), '/model gemini-3-pro/low');
+    await page.keyboard.press('Enter');
+    await notes(page).first().waitFor();
+    assert.equal(await input.inputValue(), '');
+    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3-pro');
+    assert.match(await notes(page).first().textContent(), /Thinking: low \(LOW\)/);
+    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3 Pro\s*low/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('/set and /profile change the conversation settings; unknown commands get the help line', async () => {
+    const { page, problems } = await openChat();
+    await send(page, '/set reasoning.includeInContext true');
+    await notes(page).first().waitFor();
+    assert.match(await notes(page).last().textContent(), /✓ reasoning\.includeInContext = true/);
+    assert.match(await notes(page).last().textContent(), /Earlier thoughts are sent back/);
+
+    await send(page, '/set reasoning.stripFromContext some');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="note"]').length === 2);
+    assert.match(await notes(page).last().textContent(), /cannot be "some": all, allButLast or none/);
+    assert.equal(await page.getByTestId('composer-input').inputValue(), '/set reasoning.stripFromContext some', 'a bad command stays to be fixed');
+
+    await send(page, '/profile save deep');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="note"]').length === 3);
+    assert.match(await notes(page).last().textContent(), /Saved profile deep/);
+    await send(page, '/set reasoning.includeInContext false');
+    await send(page, '/profile load deep');
+    await page.waitForFunction(() => /Loaded profile deep/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
+    await send(page, '/set reasoning.includeInContext');
+    await page.waitForFunction(() => /reasoning\.includeInContext = true$/m.test([...document.querySelectorAll('[data-testid="note-headline"]')].at(-1)?.textContent ?? ''));
+
+    await send(page, '/frobnicate');
+    await page.waitForFunction(() => /Unknown command \/frobnicate/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
+    const help = await notes(page).last().textContent();
+    for (const command of ['/model', '/set', '/profile', '/help']) assert.ok(help.includes(command), `the help line names ${command}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('a streamed answer with thoughts', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`shows "Thinking…", folds to "Thought for …" and opens on click (${theme})`, async () => {
+      const { page, problems } = await openChat({}, theme);
+      await page.evaluate(() => (window.__fake.hold = true));
+      await send(page, 'How many primes are below 100?');
+      const live = page.getByTestId('thought-live');
+      await live.waitFor();
+      await page.waitForFunction(() => /Thinking… [2-9] s/.test(document.querySelector('[data-testid="thought-header"]')?.textContent ?? ''), null, {
+        timeout: 6000,
+      });
+      assert.match(await live.textContent(), /count them by decade/);
+      const box = await live.boundingBox();
+      assert.ok(box && box.height > 80 && box.height < 200, `the live area has a fixed height (${box?.height})`);
+      assert.equal(await page.getByTestId('stop').count(), 1, 'Stop replaces Send while it runs');
+      await screenshot(page, `ui-${theme}-thinking`);
+
+      await page.evaluate(() => window.__fake.release());
+      const header = page.getByTestId('thought-header');
+      await page.waitForFunction(() => /^Thought for \d+ s · 860 tokens$/.test(document.querySelector('[data-testid="thought-header"]')?.textContent?.trim() ?? ''));
+      await page.getByTestId('message-meta').waitFor();
+      assert.equal(await live.count(), 0);
+      assert.equal(await page.getByTestId('thought-body').count(), 0, 'folded once the answer starts');
+      assert.match(await page.getByTestId('answer').textContent(), /There are 25 primes below 100/);
+      assert.match(await page.getByTestId('message-meta').textContent(), /1,204 in · 1,890 out · 860 reasoning/);
+      assert.equal(await page.getByTestId('chat-title').textContent(), 'How many primes are below 100?');
+      await screenshot(page, `ui-${theme}-thought-folded`);
+
+      await header.click();
+      await page.getByTestId('thought-body').waitFor();
+      assert.match(await page.getByTestId('thought-body').textContent(), /So 4 \+ 4 \+ 2/);
+      assert.equal(await header.getAttribute('aria-expanded'), 'true');
+      const style = await page.getByTestId('thought-pane').evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { fontStyle: s.fontStyle, bg: s.backgroundColor, page: getComputedStyle(document.documentElement).backgroundColor };
+      });
+      assert.equal(style.fontStyle, 'italic');
+      const lum = (rgb) => rgb.match(/\d+/g).slice(0, 3).reduce((a, b) => a + Number(b), 0);
+      if (theme === 'dark') assert.ok(lum(style.bg) > lum(style.page), 'thoughts are lighter than the page in dark');
+      else assert.ok(lum(style.bg) < lum(style.page), 'thoughts are darker than the page in light');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('Esc stops a running answer and keeps what arrived', async () => {
+    const { page, problems } = await openChat();
+    await page.evaluate(() => (window.__fake.hold = true));
+    await send(page, 'Count slowly.');
+    await page.waitForFunction(() => /by decade/.test(document.querySelector('[data-testid="thought-live"]')?.textContent ?? ''));
+    await page.keyboard.press('Escape');
+    await page.getByTestId('stopped').waitFor();
+    const cancel = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'cancel_run').length);
+    assert.equal(cancel, 1);
+    assert.equal(await page.getByTestId('stop').count(), 0);
+    assert.match(await page.getByTestId('thought-header').textContent(), /Thought for/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('regenerates an answer, and edits and resends a question', async () => {
+    const { page, problems } = await openChat();
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    await page.getByTestId('regenerate').click();
+    await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'regenerate'));
+    await page.getByTestId('message-meta').waitFor();
+    assert.equal(await page.getByTestId('message-assistant').count(), 1);
+
+    await page.getByTestId('message-user').hover();
+    await page.getByTestId('edit-message').click();
+    await page.getByTestId('edit-input').fill('Second try');
+    await page.getByTestId('edit-send').click();
+    await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'edit_and_resend'));
+    await page.getByTestId('message-meta').waitFor();
+    assert.deepEqual(await page.getByTestId('message-user').allTextContents().then((t) => t.map((s) => s.trim())), ['Second try']);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('thought visibility', () => {
+  it('Ctrl+O shows and hides every thought; includeInResponse=false hides them', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    await page.getByText('Why the sky is blue').click();
+    await page.getByTestId('thought-header').waitFor();
+    assert.equal(await page.getByTestId('thought-body').count(), 0);
+    assert.match(await page.getByTestId('thought-header').textContent(), /Thought for 14 s · 610 tokens/);
+    await page.keyboard.press('Control+o');
+    await page.getByTestId('thought-body').waitFor();
+    assert.match(await page.getByTestId('thought-body').textContent(), /Rayleigh scattering/);
+    assert.match(await page.getByTestId('status-flash').textContent(), /Showing every thought/);
+    await page.keyboard.press('Control+o');
+    await page.getByTestId('thought-body').waitFor({ state: 'detached' });
+
+    await page.getByTestId('reasoning-toggle').click();
+    await page.getByTestId('setting-includeInResponse').uncheck();
+    await page.getByTestId('thought-pane').waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('message-meta').textContent(), /thoughts hidden/);
+    const saved = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'set_conversation_settings').at(-1).args.settings);
+    assert.equal(saved.includeInResponse, false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('the expanded setting opens thoughts by default', async () => {
+    const { page, problems } = await openChat({ seed: true, settings: { ...DEFAULTS, thoughtVisibility: 'expanded' } });
+    await page.getByText('Why the sky is blue').click();
+    await page.getByTestId('thought-body').waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('settings', () => {
+  it('stores a key without ever showing it again', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-panel').waitFor();
+    const status = page.getByTestId('key-status-openai');
+    assert.equal((await status.textContent()).trim(), 'No key');
+    const secret = 'sk-test-SECRET-0123456789';
+    const field = page.getByTestId('key-input-openai');
+    assert.equal(await field.getAttribute('type'), 'password');
+    await field.fill(secret);
+    await page.getByTestId('key-save-openai').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="key-status-openai"]')?.textContent?.trim() === 'Key stored');
+    assert.equal(await field.inputValue(), '', 'the field is cleared');
+    const html = await page.content();
+    assert.ok(!html.includes(secret), 'the key is nowhere in the page');
+    assert.equal(await page.evaluate(() => window.__fake.keysSeen), 1);
+    assert.equal(await page.getByTestId('key-clear-openai').count(), 1);
+    await screenshot(page, 'ui-light-settings');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-panel').waitFor({ state: 'detached' });
+    // o3 no longer needs a key in the picker.
+    await page.keyboard.press('Control+m');
+    assert.doesNotMatch(await page.locator('[data-model="o3"]').textContent(), /needs a key/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('says when the keyring is unavailable and offers only the environment variable', async () => {
+    const { page, problems } = await openChat({ keyring: { available: false, message: 'no Secret Service on this session' } });
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('keyring-unavailable').waitFor();
+    assert.match(await page.getByTestId('keyring-unavailable').textContent(), /no Secret Service/);
+    assert.match(await page.getByTestId('provider-openai').textContent(), /PONDER_OPENAI_API_KEY/);
+    assert.equal(await page.locator('input[type="password"]').count(), 0);
+    assert.doesNotMatch(await page.getByTestId('settings-panel').textContent(), /plaintext|\.txt/i);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('saves visibility and retention, purges with a report, and keeps the theme in sync', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('visibility-collapsed').check();
+    await page.getByTestId('retention-days').fill('1');
+    await page.getByTestId('retention-days').press('Tab');
+    await page.getByTestId('purge').click();
+    await page.getByTestId('purge-report').waitFor();
+    assert.match(await page.getByTestId('purge-report').textContent(), /Deleted the thoughts of 1 message, freeing \d+ bytes/);
+    const settings = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'update_settings').map((c) => c.args.patch));
+    assert.deepEqual(settings, [{ thoughtVisibility: 'collapsed' }, { retentionDays: 1 }]);
+    assert.equal(await page.getByTestId('default-model').inputValue(), 'anthropic/claude-sonnet-4-5');
+    assert.equal(await page.getByTestId('default-level').inputValue(), 'medium');
+    await page.getByTestId('default-model').selectOption('google/gemini-3-pro');
+    await page.waitForFunction(() => window.__calls.filter((c) => c.cmd === 'update_settings').length === 3);
+    const last = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'update_settings').at(-1).args.patch);
+    assert.deepEqual(last, { defaultProvider: 'google', defaultModel: 'gemini-3-pro', defaultChoice: 'default' }, 'medium is not a level gemini-3-pro has');
+    await page.getByLabel('Dark', { exact: true }).check();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    assert.equal(await page.getByTestId('theme-dark').getAttribute('aria-pressed'), 'true');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('error cards', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`a rate limit keeps the partial answer and offers Retry (${theme})`, async () => {
+      const { page, problems } = await openChat({}, theme);
+      await page.evaluate(() => (window.__fake.next = { error: { code: 'rateLimited', message: 'Anthropic: 429 Too Many Requests (rate_limit_error)', retryAfterMs: 20000 }, at: 'answer' }));
+      await send(page, 'How many primes are below 100?');
+      const card = page.getByTestId('error-card');
+      await card.waitFor();
+      assert.equal(await card.getAttribute('data-code'), 'rateLimited');
+      assert.match(await card.textContent(), /Rate limited/);
+      assert.match(await page.getByTestId('error-message').textContent(), /429 Too Many Requests/);
+      assert.match(await card.textContent(), /wait 20 s/);
+      assert.match(await page.getByTestId('answer').textContent(), /There are 25 primes/, 'the partial answer stays');
+      assert.equal(await page.getByTestId('message-user').count(), 1, "the user's text is kept");
+      await screenshot(page, `ui-${theme}-error-card`);
+      await page.getByTestId('fix-retry').click();
+      await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'regenerate'));
+      await page.getByTestId('message-meta').waitFor();
+      await page.waitForFunction(() => !document.querySelector('[data-testid="error-card"]'));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('a missing key keeps the text in the composer and "Add key" opens settings', async () => {
+    const { page, problems } = await openChat();
+    await send(page, '/model o3/high');
+    await page.getByTestId('note-add-key').waitFor();
+    await send(page, 'Is this kept?');
+    const card = page.getByTestId('error-card');
+    await card.waitFor();
+    assert.equal(await card.getAttribute('data-code'), 'missingKey');
+    assert.equal(await page.getByTestId('composer-input').inputValue(), 'Is this kept?');
+    assert.equal(await page.getByTestId('message-user').count(), 0);
+    await page.getByTestId('fix-add-key').click();
+    await page.getByTestId('settings-panel').waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === 'key-openai');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('a context that is too long offers a new conversation with the same text', async () => {
+    const { page, problems } = await openChat();
+    await page.evaluate(() => (window.__fake.next = { error: { code: 'contextTooLong', message: 'prompt is too long: 210000 tokens > 200000 maximum' }, at: 'start' }));
+    await send(page, 'A very long question');
+    await page.getByTestId('error-card').waitFor();
+    assert.equal(await page.getByTestId('fix-lower-level').count(), 1);
+    await page.getByTestId('fix-new-conversation').click();
+    await page.getByTestId('thread-empty').waitFor();
+    assert.equal(await page.getByTestId('composer-input').inputValue(), 'A very long question');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('the sidebar', () => {
+  it('lists pinned first, then newest; renames, pins and deletes with a confirmation', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    const titles = () => page.getByTestId('conversation').allTextContents().then((t) => t.map((s) => s.replace(/\s+\S+( \w+)?$/, '').trim()));
+    assert.equal(await page.getByTestId('pinned-list').getByTestId('conversation').count(), 1);
+    assert.match((await titles())[0], /Prime sieve in Rust/);
+    assert.match((await titles())[1], /Why the sky is blue/);
+
+    const row = page.getByTestId('conversation').filter({ hasText: 'Trip to Lisbon' });
+    await row.hover();
+    await row.getByRole('button', { name: /^Rename/ }).click();
+    await page.getByTestId('rename-input').fill('Three days in Lisbon');
+    await page.getByTestId('rename-input').press('Enter');
+    await page.getByTestId('conversation').filter({ hasText: 'Three days in Lisbon' }).waitFor();
+
+    const renamed = page.getByTestId('conversation').filter({ hasText: 'Three days in Lisbon' });
+    await renamed.hover();
+    await renamed.getByRole('button', { name: /^Pin / }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="pinned-list"] [data-testid="conversation"]').length === 2);
+
+    await renamed.hover();
+    await renamed.getByTestId('delete-conversation').click();
+    await page.getByTestId('confirm-dialog').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'confirm-cancel', 'the safe choice has focus');
+    await page.getByTestId('confirm-ok').click();
+    await page.getByTestId('conversation').filter({ hasText: 'Three days in Lisbon' }).waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'delete_conversation').length), 1);
+
+    await page.keyboard.press('Control+n');
+    await page.getByTestId('thread-empty').waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('Ctrl+K searches, and "include thoughts" finds what only the thoughts said', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    await page.keyboard.press('Control+k');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'search-input');
+    await page.keyboard.type('violet');
+    const hits = page.getByTestId('search-hits');
+    await hits.waitFor();
+    assert.equal(await hits.locator('li').count(), 1);
+    assert.match(await hits.locator('mark').first().textContent(), /violet/i);
+
+    await page.getByTestId('search-input').fill('wavelengths');
+    await page.waitForFunction(() => /0 found/.test(document.querySelector('.sidebar')?.textContent ?? ''));
+    await page.getByTestId('search-thoughts').check();
+    await hits.waitFor();
+    assert.match(await hits.textContent(), /in thoughts/);
+    const call = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'search').at(-1).args);
+    assert.deepEqual(call, { query: 'wavelengths', inThoughts: true });
+    await hits.locator('button').first().click();
+    await page.getByTestId('message-assistant').first().waitFor();
+    assert.equal(await page.getByTestId('chat-title').textContent(), 'Why the sky is blue');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe('long threads and untrusted output', () => {
+  it('renders only the messages near the viewport and stays at the end', async () => {
+    const { page, problems } = await openChat({ long: 400 });
+    await page.getByText('A very long conversation').click();
+    await page.getByTestId('message-assistant').first().waitFor();
+    const rendered = await page.locator('[data-key]').count();
+    assert.ok(rendered > 2 && rendered < 60, `only ${rendered} of 800 rows are in the page`);
+    await page.waitForFunction(() => /Answer 400:/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
+    await page.getByTestId('thread-scroller').evaluate((el) => (el.scrollTop = 0));
+    await page.waitForFunction(() => /Question 1:/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
+    assert.ok((await page.locator('[data-key]').count()) < 60);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('renders model markdown inert, and loads a remote image only when asked', async () => {
+    const { page, problems } = await openChat({ untrusted: true });
+    await page.getByText('Untrusted output').click();
+    const answer = page.getByTestId('answer');
+    await answer.waitFor();
+    assert.equal(await answer.locator('img').count(), 0);
+    assert.equal(await answer.locator('script').count(), 0);
+    const button = answer.getByRole('button', { name: 'Load image from images.example.com' });
+    assert.equal(await button.count(), 1);
+    for (const link of await answer.locator('a').all()) {
+      assert.doesNotMatch((await link.getAttribute('href')) ?? '', /javascript:/i);
+      await link.click();
+    }
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    assert.deepEqual(problems, [], 'nothing was fetched before the click');
+
+    // One click allows that one image (served here by Playwright; nothing leaves the machine).
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=', 'base64');
+    await page.route('https://images.example.com/**', (route) => route.fulfill({ body: png, contentType: 'image/png' }));
+    await button.click();
+    await answer.locator('img[src="https://images.example.com/cat.png"]').waitFor();
+    await page.close();
+  });
+});
+
+describe('the empty state', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`invites a first question (${theme}, screenshot)`, async () => {
+      const { page, problems } = await openChat({ seed: true }, theme);
+      await page.getByTestId('thread-empty').waitFor();
+      await page.getByTestId('conversation').first().waitFor();
+      await screenshot(page, `ui-${theme}-empty`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('has the reasoning panel with the request preview and the context estimate', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    await page.getByText('Why the sky is blue').click();
+    await page.keyboard.press('Control+.');
+    const panel = page.getByTestId('reasoning-panel');
+    await panel.waitFor();
+    await page.getByTestId('preview-request').waitFor();
+    const request = JSON.parse(await page.getByTestId('preview-request').textContent());
+    assert.deepEqual(request.thinking, { type: 'enabled', budget_tokens: 43008 });
+    assert.match(await page.getByTestId('context-tokens').textContent(), /tokens.*estimate/s);
+    assert.match(await page.getByTestId('preview-headers').textContent(), /anthropic-beta/);
+    await useTheme(page, 'dark');
+    await screenshot(page, 'ui-dark-reasoning-panel');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

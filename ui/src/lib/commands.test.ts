@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+
+import { applySetting, complete, messageFromText, parseChoice, parseCommand, parseModelChoice } from './commands';
+import { defaultReasoningSettings, type ModelView } from './types';
+
+const levels = [
+  { choice: 'default' as const, label: 'default — the provider decides (off)', available: true },
+  { choice: 'off' as const, label: 'off — no thinking', available: true },
+  { choice: 'low' as const, label: 'low — 22,016 tokens', available: true },
+  { choice: 'medium' as const, label: 'medium — 43,008 tokens', available: true },
+  { choice: 'max' as const, label: 'max — same as high', available: false },
+];
+const models = [
+  { id: 'claude-sonnet-4-5', providerName: 'Anthropic', levels },
+  { id: 'o3', providerName: 'OpenAI', levels: [{ choice: 'high' as const, label: 'high — high effort', available: true }] },
+  { id: 'anthropic/claude-sonnet-4.5', providerName: 'OpenRouter', levels },
+] as unknown as ModelView[];
+const ctx = { models, profiles: ['deep', 'quick'] };
+
+describe('choices', () => {
+  it('accepts the spellings the engine accepts', () => {
+    expect(parseChoice('med')).toEqual({ ok: true, value: 'medium' });
+    expect(parseChoice('NONE')).toEqual({ ok: true, value: 'off' });
+    expect(parseChoice('xhigh')).toEqual({ ok: true, value: 'max' });
+    expect(parseChoice('12,000')).toEqual({ ok: true, value: 12000 });
+    expect(parseChoice('0').ok).toBe(false);
+    expect(parseChoice('loud')).toMatchObject({ ok: false, error: expect.stringContaining('unknown thinking choice') });
+  });
+
+  it('splits MODEL/CHOICE at the last slash, keeping routed ids whole', () => {
+    expect(parseModelChoice('claude-sonnet-4-5/med')).toEqual({ ok: true, value: { model: 'claude-sonnet-4-5', choice: 'medium' } });
+    expect(parseModelChoice('anthropic/claude-sonnet-4.5/high')).toEqual({
+      ok: true,
+      value: { model: 'anthropic/claude-sonnet-4.5', choice: 'high' },
+    });
+    expect(parseModelChoice('openai/o3')).toEqual({ ok: true, value: { model: 'openai/o3', choice: null } });
+    expect(parseModelChoice('o3')).toEqual({ ok: true, value: { model: 'o3', choice: null } });
+    expect(parseModelChoice('/med').ok).toBe(false);
+    expect(parseModelChoice('o3/0').ok).toBe(false);
+    expect(parseModelChoice('openai/o3/loud').ok).toBe(false);
+  });
+});
+
+describe('parseCommand', () => {
+  it('leaves plain messages alone, and // sends a leading slash', () => {
+    expect(parseCommand('hello')).toBeNull();
+    expect(parseCommand('//etc/hosts')).toBeNull();
+    expect(messageFromText('//etc/hosts is a file')).toBe('/etc/hosts is a file');
+  });
+
+  it('parses /model with and without a level', () => {
+    expect(parseCommand('/model claude-sonnet-4-5/high')).toEqual({ kind: 'model', model: 'claude-sonnet-4-5', choice: 'high' });
+    expect(parseCommand('/model o3')).toEqual({ kind: 'model', model: 'o3', choice: null });
+    expect(parseCommand('/model')).toEqual({ kind: 'model', model: null, choice: null });
+    expect(parseCommand('/model o3/loud/x')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('parses /set with or without the reasoning. prefix and rejects unknown keys', () => {
+    expect(parseCommand('/set reasoning.includeInContext true')).toEqual({ kind: 'set', key: 'includeInContext', value: 'true' });
+    expect(parseCommand('/set maxTokens 8000')).toEqual({ kind: 'set', key: 'maxTokens', value: '8000' });
+    expect(parseCommand('/set reasoning.level high')).toEqual({ kind: 'set', key: 'effort', value: 'high' });
+    expect(parseCommand('/set reasoning.colour blue')).toMatchObject({
+      kind: 'invalid',
+      message: expect.stringContaining('enabled, includeInContext, includeInResponse, format, stripFromContext, maxTokens, effort'),
+    });
+  });
+
+  it('parses /profile actions', () => {
+    expect(parseCommand('/profile save deep')).toEqual({ kind: 'profile', action: 'save', name: 'deep' });
+    expect(parseCommand('/profile load deep')).toEqual({ kind: 'profile', action: 'load', name: 'deep' });
+    expect(parseCommand('/profile')).toEqual({ kind: 'profile', action: 'list', name: null });
+    expect(parseCommand('/profile load')).toMatchObject({ kind: 'invalid' });
+    expect(parseCommand('/profile frob x')).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('names unknown commands so the help line can follow', () => {
+    expect(parseCommand('/frobnicate now')).toEqual({ kind: 'unknown', name: 'frobnicate' });
+    expect(parseCommand('/help')).toEqual({ kind: 'help' });
+  });
+});
+
+describe('applySetting (seed 001)', () => {
+  it('applies every seed 001 command', () => {
+    let s = defaultReasoningSettings();
+    for (const [key, value] of [
+      ['includeInContext', 'true'],
+      ['includeInResponse', 'false'],
+      ['effort', 'minimal'],
+      ['maxTokens', '8000'],
+      ['format', 'native'],
+      ['stripFromContext', 'all'],
+      ['enabled', 'false'],
+    ] as const) {
+      const result = applySetting(s, key, value);
+      if (!result.ok) throw new Error(result.error);
+      s = result.value;
+    }
+    expect(s).toEqual({
+      enabled: false,
+      includeInContext: true,
+      includeInResponse: false,
+      format: 'native',
+      stripFromContext: 'all',
+      maxTokens: 8000,
+      choice: 'minimal',
+    });
+  });
+
+  it('says what a value must be, as the engine does', () => {
+    const s = defaultReasoningSettings();
+    expect(applySetting(s, 'stripFromContext', 'some')).toEqual({
+      ok: false,
+      error: 'reasoning.stripFromContext cannot be "some": all, allButLast or none',
+    });
+    expect(applySetting(s, 'maxTokens', '0').ok).toBe(false);
+    expect(applySetting({ ...s, maxTokens: 5 }, 'maxTokens', 'unset')).toMatchObject({ ok: true, value: { maxTokens: null } });
+    expect(applySetting(s, 'enabled', 'maybe').ok).toBe(false);
+  });
+});
+
+describe('completion', () => {
+  it('completes command names', () => {
+    expect(complete('/', ctx).map((c) => c.label)).toEqual(['/model', '/set', '/profile', '/help']);
+    expect(complete('/mo', ctx).map((c) => c.text)).toEqual(['/model ']);
+    expect(complete('hello', ctx)).toEqual([]);
+  });
+
+  it('completes model names, prefix matches first', () => {
+    expect(complete('/model son', ctx).map((c) => c.label)).toEqual(['claude-sonnet-4-5', 'anthropic/claude-sonnet-4.5']);
+    expect(complete('/model o', ctx)[0]?.label).toBe('o3');
+  });
+
+  it('offers only the available levels of the model, with their labels', () => {
+    const items = complete('/model claude-sonnet-4-5/', ctx);
+    expect(items.map((c) => c.label)).toEqual([
+      'claude-sonnet-4-5/default',
+      'claude-sonnet-4-5/off',
+      'claude-sonnet-4-5/low',
+      'claude-sonnet-4-5/medium',
+    ]);
+    expect(items[3]?.detail).toBe('medium — 43,008 tokens');
+    expect(complete('/model claude-sonnet-4-5/me', ctx).map((c) => c.text)).toEqual(['/model claude-sonnet-4-5/medium']);
+    expect(complete('/model anthropic/claude-sonnet-4.5/lo', ctx).map((c) => c.text)).toEqual([
+      '/model anthropic/claude-sonnet-4.5/low',
+    ]);
+  });
+
+  it('offers the levels as soon as a model is typed in full', () => {
+    const labels = complete('/model o3', ctx).map((c) => c.label);
+    expect(labels).toContain('o3/high');
+  });
+
+  it('completes /set keys and values, and /profile names', () => {
+    expect(complete('/set reasoning.str', ctx).map((c) => c.text)).toEqual(['/set reasoning.stripFromContext ']);
+    expect(complete('/set reasoning.stripFromContext a', ctx).map((c) => c.label)).toEqual(['all', 'allButLast']);
+    expect(complete('/profile l', ctx).map((c) => c.text)).toEqual(['/profile load ', '/profile list']);
+    expect(complete('/profile load d', ctx).map((c) => c.text)).toEqual(['/profile load deep']);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+
+import { remoteHost, renderMarkdown, renderMarkdownStreaming, splitBlocks } from './markdown';
+
+function dom(html: string): HTMLElement {
+  const div = document.createElement('div');
+  div.innerHTML = html;
+  return div;
+}
+
+describe('renderMarkdown', () => {
+  it('renders ordinary markdown', () => {
+    const html = renderMarkdown('# Title\n\nSome **bold** and `code`.\n\n- one\n- two');
+    const root = dom(html);
+    expect(root.querySelector('h1')?.textContent).toBe('Title');
+    expect(root.querySelector('strong')?.textContent).toBe('bold');
+    expect(root.querySelectorAll('li')).toHaveLength(2);
+  });
+
+  it('makes scripts, inline handlers and javascript: URLs inert', () => {
+    const html = renderMarkdown(
+      [
+        '<script>window.pwned = 1</script>',
+        '<img src="x" onerror="window.pwned = 2">',
+        '<a href="javascript:alert(1)">click</a>',
+        '[md link](javascript:alert(2))',
+        '<div onclick="alert(3)" style="position:fixed">div</div>',
+        '<iframe src="https://evil.example"></iframe>',
+        '<form action="https://evil.example"><input name="pw"></form>',
+        '<svg><script>alert(4)</script></svg>',
+      ].join('\n\n'),
+    );
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/onerror|onclick/i);
+    expect(html).not.toMatch(/javascript:/i);
+    expect(html).not.toMatch(/<iframe|<form|<input|<svg|style=/i);
+    const root = dom(html);
+    for (const a of Array.from(root.querySelectorAll('a'))) {
+      expect(a.getAttribute('href') ?? '').not.toMatch(/^javascript/i);
+    }
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+  });
+
+  it('blocks remote images behind a button that names the host', () => {
+    const html = renderMarkdown('![a cat](https://images.example.com/cat.png)\n\n<img src="http://tracker.example/p.gif">');
+    const root = dom(html);
+    expect(root.querySelector('img')).toBeNull();
+    const buttons = Array.from(root.querySelectorAll<HTMLButtonElement>('button.image-blocked'));
+    expect(buttons.map((b) => b.textContent)).toEqual(['Load image from images.example.com', 'Load image from tracker.example']);
+    expect(buttons[0]?.dataset.src).toBe('https://images.example.com/cat.png');
+    expect(buttons[0]?.dataset.action).toBe('load-image');
+  });
+
+  it('keeps inline data images, which need no network', () => {
+    const html = renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=)');
+    expect(dom(html).querySelector('img')?.getAttribute('src')).toMatch(/^data:image\/png/);
+  });
+
+  it('highlights code and gives each block a copy button of our own', () => {
+    const root = dom(renderMarkdown('```rust\nfn main() { let x = 1; }\n```'));
+    const block = root.querySelector('.code-block');
+    expect(block?.querySelector('.code-lang')?.textContent).toBe('rust');
+    expect(block?.querySelector('button.code-copy')?.getAttribute('data-action')).toBe('copy-code');
+    expect(block?.querySelector('code .hljs-keyword')?.textContent).toBe('fn');
+    expect(block?.querySelector('code')?.textContent).toBe('fn main() { let x = 1; }');
+  });
+
+  it('drops data attributes a model writes, so only our buttons carry actions', () => {
+    const html = renderMarkdown('<span data-action="copy-code" id="app">x</span>');
+    expect(html).not.toContain('data-action');
+    expect(html).not.toContain('id=');
+  });
+
+  it('marks links to open elsewhere', () => {
+    const a = dom(renderMarkdown('[docs](https://example.com/docs)')).querySelector('a');
+    expect(a?.getAttribute('rel')).toContain('noopener');
+    expect(a?.getAttribute('href')).toBe('https://example.com/docs');
+  });
+});
+
+describe('streaming markdown', () => {
+  it('splits at blank lines but never inside a code fence', () => {
+    expect(splitBlocks('a\n\nb\n```\nx\n\ny\n```\n\nc')).toEqual(['a', 'b\n```\nx\n\ny\n```', 'c']);
+  });
+
+  it('renders the same as a whole for simple text', () => {
+    const src = 'One paragraph.\n\n```js\nconst a = 1;\n```\n\nAnother **one**';
+    expect(dom(renderMarkdownStreaming(src)).textContent?.replace(/\s+/g, ' ')).toBe(
+      dom(renderMarkdown(src)).textContent?.replace(/\s+/g, ' '),
+    );
+  });
+});
+
+describe('remoteHost', () => {
+  it('knows remote from local', () => {
+    expect(remoteHost('https://a.example/x.png')).toBe('a.example');
+    expect(remoteHost('//cdn.example/x.png')).toBe('cdn.example');
+    expect(remoteHost('data:image/png;base64,xx')).toBeNull();
+    expect(remoteHost('local.png')).toBeNull();
+  });
+});

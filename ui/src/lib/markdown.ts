@@ -1,0 +1,228 @@
+// Markdown for model output, which is untrusted: marked turns it into HTML, DOMPurify keeps
+// only plain HTML (no scripts, inline handlers, styles, forms, frames or javascript: URLs),
+// and then, on the sanitized tree, code blocks get a header with a copy button and remote
+// images become a button that loads them only when clicked.
+import DOMPurify from 'dompurify';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import c from 'highlight.js/lib/languages/c';
+import cpp from 'highlight.js/lib/languages/cpp';
+import css from 'highlight.js/lib/languages/css';
+import diff from 'highlight.js/lib/languages/diff';
+import go from 'highlight.js/lib/languages/go';
+import java from 'highlight.js/lib/languages/java';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import markdown from 'highlight.js/lib/languages/markdown';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import sql from 'highlight.js/lib/languages/sql';
+import typescript from 'highlight.js/lib/languages/typescript';
+import xml from 'highlight.js/lib/languages/xml';
+import yaml from 'highlight.js/lib/languages/yaml';
+import { Marked, type Tokens } from 'marked';
+
+for (const [name, language] of Object.entries({
+  bash,
+  c,
+  cpp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  sql,
+  typescript,
+  xml,
+  yaml,
+})) {
+  hljs.registerLanguage(name, language);
+}
+hljs.registerAliases(['sh', 'shell', 'zsh', 'console'], { languageName: 'bash' });
+hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
+hljs.registerAliases(['js', 'jsx', 'mjs'], { languageName: 'javascript' });
+hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
+hljs.registerAliases(['py'], { languageName: 'python' });
+hljs.registerAliases(['rs'], { languageName: 'rust' });
+hljs.registerAliases(['yml'], { languageName: 'yaml' });
+hljs.registerAliases(['md'], { languageName: 'markdown' });
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Highlights `code` if its language is one we carry; escapes it otherwise. */
+export function highlight(code: string, lang: string | undefined): string {
+  const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (language && hljs.getLanguage(language)) {
+    return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  }
+  return escapeHtml(code);
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    code({ text, lang }: Tokens.Code): string {
+      const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+      const cls = language ? ` language-${escapeHtml(language.replace(/[^\w+#.-]/g, ''))}` : '';
+      return `<pre><code class="hljs${cls}">${highlight(text.replace(/\n$/, ''), language)}</code></pre>\n`;
+    },
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return `<span class="task" aria-label="${checked ? 'done' : 'not done'}">${checked ? '☑' : '☐'}</span> `;
+    },
+  },
+});
+
+const PURIFY: Parameters<typeof DOMPurify.sanitize>[1] = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: [
+    'style',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'iframe',
+    'frame',
+    'object',
+    'embed',
+    'dialog',
+    'template',
+    'link',
+    'meta',
+    'base',
+    'video',
+    'audio',
+    'source',
+    'picture',
+  ],
+  FORBID_ATTR: ['style', 'id', 'name', 'srcset', 'action', 'formaction', 'autofocus', 'tabindex', 'popover'],
+  ALLOW_DATA_ATTR: false,
+  RETURN_DOM: true,
+};
+
+/** The host of a remote URL, for the "Load image from HOST" button; null when not remote. */
+export function remoteHost(src: string): string | null {
+  const trimmed = src.trim();
+  if (!/^(https?:)?\/\//i.test(trimmed)) return null;
+  try {
+    return new URL(trimmed, 'https://invalid.example').host || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Rewrites the sanitized tree in place: our own code headers, blocked images, safe links. */
+function enhance(body: HTMLElement): void {
+  const doc = body.ownerDocument;
+  for (const img of Array.from(body.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? '';
+    if (src.startsWith('data:image/')) continue;
+    const host = remoteHost(src);
+    if (host) {
+      const button = doc.createElement('button');
+      button.type = 'button';
+      button.className = 'image-blocked';
+      button.dataset.action = 'load-image';
+      button.dataset.src = new URL(src.trim(), 'https://invalid.example').href;
+      const alt = img.getAttribute('alt') ?? '';
+      if (alt) button.dataset.alt = alt;
+      button.title = `${alt ? `${alt} — ` : ''}${button.dataset.src}`;
+      button.textContent = `Load image from ${host}`;
+      img.replaceWith(button);
+    } else {
+      // Neither remote nor inline data: nothing of ours to show, so keep the alt text.
+      img.replaceWith(doc.createTextNode(img.getAttribute('alt') ?? ''));
+    }
+  }
+  for (const link of Array.from(body.querySelectorAll('a'))) {
+    const href = link.getAttribute('href');
+    if (!href) continue;
+    link.setAttribute('rel', 'noopener noreferrer nofollow');
+    link.setAttribute('target', '_blank');
+    link.setAttribute('title', href);
+  }
+  for (const pre of Array.from(body.querySelectorAll('pre'))) {
+    const code = pre.querySelector('code');
+    const lang = /(?:^|\s)language-([\w+#.-]+)/.exec(code?.className ?? '')?.[1] ?? '';
+    const block = doc.createElement('div');
+    block.className = 'code-block';
+    const head = doc.createElement('div');
+    head.className = 'code-head';
+    const label = doc.createElement('span');
+    label.className = 'code-lang';
+    label.textContent = lang || 'text';
+    const copy = doc.createElement('button');
+    copy.type = 'button';
+    copy.className = 'code-copy';
+    copy.dataset.action = 'copy-code';
+    copy.textContent = 'Copy';
+    head.append(label, copy);
+    pre.replaceWith(block);
+    block.append(head, pre);
+  }
+}
+
+/** Markdown to sanitized HTML, safe to put in the page with `{@html}`. */
+export function renderMarkdown(source: string): string {
+  const html = marked.parse(source, { async: false });
+  const body = DOMPurify.sanitize(html, PURIFY) as unknown as HTMLElement;
+  enhance(body);
+  return body.innerHTML;
+}
+
+/**
+ * Splits markdown at blank lines outside code fences into top-level blocks. While a message
+ * streams only its last block changes, so the others can be rendered once and kept.
+ */
+export function splitBlocks(source: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: string | null = null;
+  for (const line of source.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (fence === null) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
+    }
+    if (fence === null && line.trim() === '' && current.length > 0) {
+      blocks.push(current.join('\n'));
+      current = [];
+      continue;
+    }
+    if (fence === null && line.trim() === '') continue;
+    current.push(line);
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+const blockCache = new Map<string, string>();
+const CACHE_LIMIT = 400;
+
+/** Renders a message that is still streaming: finished blocks come from a cache. */
+export function renderMarkdownStreaming(source: string): string {
+  const blocks = splitBlocks(source);
+  const out: string[] = [];
+  blocks.forEach((block, i) => {
+    const last = i === blocks.length - 1;
+    let html = last ? undefined : blockCache.get(block);
+    if (html === undefined) {
+      html = renderMarkdown(block);
+      if (!last) {
+        if (blockCache.size >= CACHE_LIMIT) blockCache.delete(blockCache.keys().next().value as string);
+        blockCache.set(block, html);
+      }
+    }
+    out.push(html);
+  });
+  return out.join('\n');
+}

@@ -1,0 +1,230 @@
+// Folds the events of one run into the assistant message the thread shows while it streams.
+// Pure: `foldEvent(run, event, now)` returns a new run and never touches its input, so the
+// fold can be replayed in tests and a Svelte state can hold the result as it is.
+import type {
+  Choice,
+  IpcErrorView,
+  Meaning,
+  MessageView,
+  PartView,
+  StreamEvent,
+  ThinkingPart,
+  ThoughtSource,
+  Usage,
+} from './types';
+import { isSummarySource } from './types';
+
+export type RunPhase = 'waiting' | 'thinking' | 'answering' | 'done' | 'error' | 'cancelled';
+
+export interface RunPlan {
+  feedback: string;
+  warnings: string[];
+  meaning: Meaning;
+}
+
+export interface RunRetry {
+  attempt: number;
+  waitMs: number;
+  message: string;
+  /** When the retry was announced, to count down from. */
+  at: number;
+}
+
+export interface LiveRun {
+  runId: string | null;
+  userMessageId: string | null;
+  phase: RunPhase;
+  /** The assistant message as far as it has arrived; the final one after a terminal event. */
+  message: MessageView;
+  plan: RunPlan | null;
+  notices: string[];
+  retry: RunRetry | null;
+  startedAt: number;
+  /** Start of the thinking block now streaming, if one is. */
+  thinkingSince: number | null;
+  /** Thinking time of the blocks that have ended. */
+  thinkingMs: number;
+  error: IpcErrorView | null;
+  /** A terminal event arrived; later events are ignored. */
+  closed: boolean;
+}
+
+export interface RunOrigin {
+  provider: string | null;
+  model: string | null;
+  choice: Choice | null;
+}
+
+export const TERMINAL = new Set<StreamEvent['type']>(['done', 'error', 'cancelled']);
+
+export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): LiveRun {
+  return {
+    runId: null,
+    userMessageId: null,
+    phase: 'waiting',
+    message: {
+      id,
+      role: 'assistant',
+      status: 'streaming',
+      parts: [],
+      provider: origin.provider,
+      model: origin.model,
+      choice: origin.choice,
+      usage: {},
+      thinkingMs: null,
+      stop: null,
+      error: null,
+      createdAt: now,
+    },
+    plan: null,
+    notices: [],
+    retry: null,
+    startedAt: now,
+    thinkingSince: null,
+    thinkingMs: 0,
+    error: null,
+    closed: false,
+  };
+}
+
+/** Thinking time so far, counting the block still streaming up to `now`. */
+export function thinkingElapsed(run: LiveRun, now: number): number {
+  return run.thinkingMs + (run.thinkingSince === null ? 0 : Math.max(0, now - run.thinkingSince));
+}
+
+function thinkingPart(source: ThoughtSource | null, redacted = false): ThinkingPart {
+  return {
+    type: 'thinking',
+    text: '',
+    source,
+    summary: isSummarySource(source),
+    redacted,
+    hidden: false,
+    durationMs: null,
+    tokenEstimate: null,
+  };
+}
+
+export function mergeUsage(earlier: Usage, later: Usage): Usage {
+  const out: Usage = { ...earlier };
+  for (const key of ['input', 'output', 'reasoning', 'cached'] as const) {
+    const value = later[key];
+    if (value !== undefined && value !== null) out[key] = value;
+  }
+  return out;
+}
+
+/** Ends the thinking block that is streaming, if any, stamping its duration. */
+function endThinking(run: LiveRun, parts: PartView[], now: number): Pick<LiveRun, 'thinkingSince' | 'thinkingMs'> {
+  if (run.thinkingSince === null) return { thinkingSince: null, thinkingMs: run.thinkingMs };
+  const spent = Math.max(0, now - run.thinkingSince);
+  const last = parts.at(-1);
+  if (last?.type === 'thinking' && last.durationMs === null) {
+    parts[parts.length - 1] = { ...last, durationMs: spent };
+  }
+  return { thinkingSince: null, thinkingMs: run.thinkingMs + spent };
+}
+
+/** The final message from the backend, with what the fold knew filled in where it said nothing. */
+function settle(run: LiveRun, final: MessageView | null, now: number): MessageView {
+  const parts = [...run.message.parts];
+  const timing = endThinking(run, parts, now);
+  const base = final ?? { ...run.message, parts };
+  return {
+    ...base,
+    thinkingMs: base.thinkingMs ?? (timing.thinkingMs > 0 ? timing.thinkingMs : null),
+    usage: final ? mergeUsage(run.message.usage, final.usage ?? {}) : run.message.usage,
+  };
+}
+
+export function foldEvent(run: LiveRun, event: StreamEvent, now: number): LiveRun {
+  if (run.closed) return run;
+  switch (event.type) {
+    case 'started':
+      return {
+        ...run,
+        runId: event.runId,
+        userMessageId: event.userMessageId,
+        message: { ...run.message, id: event.messageId },
+      };
+    case 'plan':
+      return { ...run, plan: { feedback: event.feedback, warnings: event.warnings, meaning: event.meaning } };
+    case 'notice':
+      return { ...run, notices: [...run.notices, event.text] };
+    case 'retry':
+      return { ...run, retry: { attempt: event.attempt, waitMs: event.waitMs, message: event.message, at: now } };
+    case 'thinkingStart': {
+      const parts = [...run.message.parts];
+      const timing = endThinking(run, parts, now);
+      parts.push(thinkingPart(event.source));
+      return { ...run, ...timing, retry: null, phase: 'thinking', thinkingSince: now, message: { ...run.message, parts } };
+    }
+    case 'thinkingDelta': {
+      const parts = [...run.message.parts];
+      let { thinkingSince } = run;
+      let last = parts.at(-1);
+      // Deltas without a start (some providers): synthesize one (seed 003).
+      if (last?.type !== 'thinking' || thinkingSince === null) {
+        last = thinkingPart(null);
+        parts.push(last);
+        thinkingSince = now;
+      }
+      parts[parts.length - 1] = { ...last, text: last.text + event.text };
+      return { ...run, retry: null, phase: 'thinking', thinkingSince, message: { ...run.message, parts } };
+    }
+    case 'thinkingEnd': {
+      const parts = [...run.message.parts];
+      const timing = endThinking(run, parts, now);
+      return { ...run, ...timing, message: { ...run.message, parts } };
+    }
+    case 'thinkingRedacted': {
+      const parts = [...run.message.parts];
+      const timing = endThinking(run, parts, now);
+      parts.push(thinkingPart('thinking', true));
+      return { ...run, ...timing, message: { ...run.message, parts } };
+    }
+    case 'textDelta': {
+      const parts = [...run.message.parts];
+      const timing = endThinking(run, parts, now);
+      const last = parts.at(-1);
+      if (last?.type === 'text') parts[parts.length - 1] = { ...last, text: last.text + event.text };
+      else parts.push({ type: 'text', text: event.text });
+      return { ...run, ...timing, retry: null, phase: 'answering', message: { ...run.message, parts } };
+    }
+    case 'toolCall': {
+      const parts = [...run.message.parts];
+      const timing = endThinking(run, parts, now);
+      parts.push({ type: 'toolCall', name: event.name, arguments: '' });
+      return { ...run, ...timing, message: { ...run.message, parts } };
+    }
+    case 'usage':
+      return { ...run, message: { ...run.message, usage: mergeUsage(run.message.usage, event.usage) } };
+    case 'done': {
+      const message = settle(run, event.message, now);
+      return { ...run, phase: 'done', closed: true, thinkingSince: null, retry: null, message: { ...message, status: message.status === 'streaming' ? 'complete' : message.status } };
+    }
+    case 'cancelled': {
+      const message = settle(run, event.message, now);
+      return { ...run, phase: 'cancelled', closed: true, thinkingSince: null, retry: null, message: { ...message, status: 'cancelled' } };
+    }
+    case 'error': {
+      const message = settle(run, event.message, now);
+      return {
+        ...run,
+        phase: 'error',
+        closed: true,
+        thinkingSince: null,
+        retry: null,
+        error: event.error,
+        message: { ...message, status: 'error', error: event.error },
+      };
+    }
+    default:
+      return run;
+  }
+}
+
+/** Replays a whole sequence; handy in tests and when catching up. */
+export function foldAll(run: LiveRun, events: readonly StreamEvent[], clock: (i: number) => number): LiveRun {
+  return events.reduce((acc, event, i) => foldEvent(acc, event, clock(i)), run);
+}

@@ -1,0 +1,95 @@
+// What is open and what has focus: panels, the picker, dialogs, and which thoughts show.
+import { SvelteMap } from 'svelte/reactivity';
+
+import type { ModelView, ThoughtVisibility } from './types';
+
+export type PickerStart = { step: 'model' } | { step: 'level'; model: ModelView };
+
+export interface ConfirmRequest {
+  title: string;
+  body: string;
+  confirm: string;
+  danger?: boolean;
+  run: () => void | Promise<void>;
+}
+
+export class Ui {
+  picker = $state<PickerStart | null>(null);
+  settingsOpen = $state(false);
+  /** The provider section the settings panel should bring into view. */
+  settingsProvider = $state<string | null>(null);
+  reasoningOpen = $state(false);
+  confirm = $state<ConfirmRequest | null>(null);
+  /** Bumped to ask a component to take focus. */
+  focusSearch = $state(0);
+  focusComposer = $state(0);
+  /** A short message in the status line ("Link copied"), cleared after a while. */
+  flash = $state<string | null>(null);
+  private flashTimer: ReturnType<typeof setTimeout> | undefined;
+
+  readonly thoughts = new ThoughtView();
+
+  openPicker(start: PickerStart = { step: 'model' }): void {
+    this.picker = start;
+  }
+
+  closePicker(): void {
+    this.picker = null;
+    this.focusComposer += 1;
+  }
+
+  openSettings(provider: string | null = null): void {
+    this.picker = null;
+    this.settingsProvider = provider;
+    this.settingsOpen = true;
+  }
+
+  closeSettings(): void {
+    this.settingsOpen = false;
+    this.settingsProvider = null;
+    this.focusComposer += 1;
+  }
+
+  say(text: string, ms = 4000): void {
+    this.flash = text;
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => (this.flash = null), ms);
+  }
+}
+
+/**
+ * Which thoughts are open. Each pane follows, in order: its own click, the last Ctrl+O
+ * (show or hide all), then the default-visibility setting.
+ */
+export class ThoughtView {
+  visibility = $state<ThoughtVisibility>('auto');
+  /** Set by Ctrl+O: every pane open (true) or folded (false); null follows the setting. */
+  all = $state<boolean | null>(null);
+  private readonly own = new SvelteMap<string, boolean>();
+
+  /** Whether a finished thought starts open. */
+  get defaultOpen(): boolean {
+    return this.visibility === 'expanded';
+  }
+
+  /** Whether a thought that is still streaming shows its live text. */
+  liveOpen(key: string): boolean {
+    return this.own.get(key) ?? this.all ?? this.visibility !== 'collapsed';
+  }
+
+  isOpen(key: string): boolean {
+    return this.own.get(key) ?? this.all ?? this.defaultOpen;
+  }
+
+  set(key: string, open: boolean): void {
+    this.own.set(key, open);
+  }
+
+  /** Ctrl+O: if the panes are shown by default or by the last toggle, hide all; else show all. */
+  toggleAll(): boolean {
+    const showing = this.all ?? this.defaultOpen;
+    this.all = !showing;
+    this.own.clear();
+    return this.all;
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+
+import { anchorShift, computeWindow, rowAt, rowOffsets } from './windowing';
+
+describe('windowing', () => {
+  it('computes offsets with estimates for unmeasured rows', () => {
+    expect(rowOffsets([10, undefined, 30], 20)).toEqual([0, 10, 30, 60]);
+    expect(rowOffsets([10, 10], 20, 5)).toEqual([0, 15, 30]);
+  });
+
+  it('finds the row at a position', () => {
+    const offsets = [0, 10, 30, 60];
+    expect(rowAt(offsets, 0)).toBe(0);
+    expect(rowAt(offsets, 9)).toBe(0);
+    expect(rowAt(offsets, 10)).toBe(1);
+    expect(rowAt(offsets, 59)).toBe(2);
+    expect(rowAt(offsets, 500)).toBe(2);
+  });
+
+  it('renders only the rows near the viewport of a long thread', () => {
+    const heights = new Array<number>(1000).fill(100);
+    const range = computeWindow({ heights, estimate: 100, scrollTop: 50_000, viewport: 700, overscan: 300 });
+    expect(range.start).toBe(497);
+    expect(range.end).toBe(511);
+    expect(range.padTop).toBe(49_700);
+    expect(range.padTop + (range.end - range.start) * 100 + range.padBottom).toBe(100_000);
+    expect(range.total).toBe(100_000);
+  });
+
+  it('handles an empty and a short thread', () => {
+    expect(computeWindow({ heights: [], estimate: 100, scrollTop: 0, viewport: 700, overscan: 300 })).toEqual({
+      start: 0,
+      end: 0,
+      padTop: 0,
+      padBottom: 0,
+      total: 0,
+    });
+    const short = computeWindow({ heights: [50, 50], estimate: 100, scrollTop: 0, viewport: 700, overscan: 300 });
+    expect([short.start, short.end, short.padTop, short.padBottom]).toEqual([0, 2, 0, 0]);
+  });
+
+  it('shifts the scroll by what rows above the anchor grew', () => {
+    expect(anchorShift([100, undefined, 100], [120, 80, 500], 100, 2)).toBe(0);
+    expect(anchorShift([100, undefined, 100], [150, 100, 500], 100, 2)).toBe(50);
+    expect(anchorShift([100], [150], 100, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+// Which rows of a long thread to render: those near the viewport, with measured heights
+// where we have them and an estimate for the rest. Pure, so it can be tested without a DOM.
+
+export interface WindowInput {
+  /** Measured height per row, or undefined when not measured yet. */
+  heights: readonly (number | undefined)[];
+  estimate: number;
+  scrollTop: number;
+  viewport: number;
+  /** Extra pixels rendered above and below the viewport. */
+  overscan: number;
+  /** Space between rows. */
+  gap?: number;
+}
+
+export interface WindowRange {
+  /** First row rendered. */
+  start: number;
+  /** One past the last row rendered. */
+  end: number;
+  /** Height of the rows above `start` (a spacer). */
+  padTop: number;
+  /** Height of the rows from `end` on (a spacer). */
+  padBottom: number;
+  total: number;
+}
+
+export function rowOffsets(heights: readonly (number | undefined)[], estimate: number, gap = 0): number[] {
+  const offsets = new Array<number>(heights.length + 1);
+  offsets[0] = 0;
+  for (let i = 0; i < heights.length; i++) offsets[i + 1] = (offsets[i] ?? 0) + (heights[i] ?? estimate) + gap;
+  return offsets;
+}
+
+/** The index of the row containing `y` (binary search over the offsets). */
+export function rowAt(offsets: readonly number[], y: number): number {
+  let lo = 0;
+  let hi = offsets.length - 2;
+  if (hi < 0) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((offsets[mid] ?? 0) <= y) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function computeWindow(input: WindowInput): WindowRange {
+  const n = input.heights.length;
+  const offsets = rowOffsets(input.heights, input.estimate, input.gap ?? 0);
+  const total = offsets[n] ?? 0;
+  if (n === 0) return { start: 0, end: 0, padTop: 0, padBottom: 0, total: 0 };
+  const top = Math.max(0, input.scrollTop - input.overscan);
+  const bottom = input.scrollTop + input.viewport + input.overscan;
+  const start = rowAt(offsets, top);
+  let end = rowAt(offsets, bottom) + 1;
+  end = Math.min(n, Math.max(end, start + 1));
+  return { start, end, padTop: offsets[start] ?? 0, padBottom: total - (offsets[end] ?? total), total };
+}
+
+/**
+ * How far to move the scroll position when rows above the first visible one change height,
+ * so what the user is reading stays put (WebKitGTK has no CSS scroll anchoring).
+ */
+export function anchorShift(
+  before: readonly (number | undefined)[],
+  after: readonly (number | undefined)[],
+  estimate: number,
+  anchorRow: number,
+): number {
+  let shift = 0;
+  for (let i = 0; i < anchorRow; i++) shift += (after[i] ?? estimate) - (before[i] ?? estimate);
+  return shift;
+}
