@@ -28,6 +28,7 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::app::app_info,
+            commands::app::open_external,
             commands::settings::get_settings,
             commands::settings::update_settings,
             commands::settings::set_theme,
@@ -35,6 +36,7 @@ pub fn run() {
             commands::secrets::list_providers,
             commands::secrets::set_api_key,
             commands::secrets::clear_api_key,
+            commands::secrets::has_api_key,
             commands::secrets::keyring_status,
             commands::models::list_models,
             commands::models::refresh_models,
@@ -46,6 +48,7 @@ pub fn run() {
             commands::conversations::rename_conversation,
             commands::conversations::delete_conversation,
             commands::conversations::pin_conversation,
+            commands::conversations::set_conversation_model,
             commands::conversations::set_conversation_settings,
             commands::conversations::search,
             commands::chat::send_message,

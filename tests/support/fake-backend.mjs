@@ -478,6 +478,11 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     },
     keyring_status: () => options.keyring ?? { available: true, message: null },
     list_models: () => modelViews(),
+    refresh_models: () => ({ listed: {}, failed: {} }),
+    open_external: ({ url }) => {
+      fake.opened = [...(fake.opened ?? []), url];
+      return null;
+    },
     translate_preview: ({ provider: pid, model, choice, settings: s, conversationId }) => {
       const m = findModel(pid, model) ?? fail('notFound', `unknown model ${model}`);
       const level = m.levels.find((l) => l.choice === choice);
@@ -519,6 +524,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     },
     pin_conversation: ({ id: cid, pinned }) => {
       need(cid).pinned = pinned;
+      return null;
+    },
+    set_conversation_model: ({ id: cid, provider: pid, model }) => {
+      const c = need(cid);
+      c.provider = pid;
+      c.model = model;
       return null;
     },
     set_conversation_settings: ({ id: cid, settings: s }) => {

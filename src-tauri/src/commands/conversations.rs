@@ -63,6 +63,18 @@ pub fn pin_conversation(
     Ok(state.store.set_pinned(&id, pinned)?)
 }
 
+/// The model a conversation talks to next, saved as soon as the user picks it.
+#[tauri::command(async)]
+pub fn set_conversation_model(
+    state: State<'_, AppState>,
+    id: String,
+    provider: String,
+    model: String,
+) -> Result<(), IpcError> {
+    ponder_core::reasoning::Catalog::builtin().resolve(Some(&provider), &model)?;
+    Ok(state.store.set_conversation_model(&id, &provider, &model)?)
+}
+
 #[tauri::command(async)]
 pub fn set_conversation_settings(
     state: State<'_, AppState>,

@@ -34,6 +34,13 @@ pub fn set_api_key(
     Ok(provider_view(entry, &crate::settings::load(&app)?))
 }
 
+/// Whether a key is stored (or set in the environment); the key itself never crosses IPC.
+#[tauri::command(async)]
+pub fn has_api_key(provider: String) -> Result<bool, IpcError> {
+    let entry = Catalog::builtin().provider(&provider)?;
+    Ok(ponder_core::secrets::api_key(&entry.id).is_ok())
+}
+
 #[tauri::command(async)]
 pub fn clear_api_key(app: AppHandle, provider: String) -> Result<ProviderView, IpcError> {
     let entry = Catalog::builtin().provider(&provider)?;

@@ -216,6 +216,17 @@ export class ChatState {
     if (!this.current) this.useDefaults();
     this.loading = false;
     this.loaded = true;
+    void this.refreshLive();
+  }
+
+  /** Merges the providers' live model lists in, quietly: the catalog is enough without them. */
+  async refreshLive(): Promise<void> {
+    try {
+      await ipc.refreshModels();
+      await this.refreshCatalog();
+    } catch {
+      // No network or no keys yet: the catalog stands.
+    }
   }
 
   applySettings(raw: Partial<AppSettings>): void {
@@ -352,7 +363,11 @@ export class ChatState {
     if (!sameModel) {
       this.provider = model.provider;
       this.model = model.id;
-      if (this.current) this.pendingModel.set(this.current.id, { provider: model.provider, model: model.id });
+      if (this.current) {
+        this.pendingModel.set(this.current.id, { provider: model.provider, model: model.id });
+        // Saved at once, so the choice survives a restart before the next message.
+        ipc.setConversationModel(this.current.id, model.provider, model.id).catch(() => {});
+      }
     }
     if (once) {
       this.once = choice;

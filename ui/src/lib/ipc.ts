@@ -105,6 +105,12 @@ export const ipc = {
   keyringStatus: () => call<KeyringStatus>('keyring_status'),
 
   listModels: () => call<ModelView[]>('list_models'),
+  /** Asks each provider with a key for its current models; `listModels` then includes them. */
+  refreshModels: () => call<{ listed: Record<string, number>; failed: Record<string, string> }>('refresh_models'),
+  /** Opens a link in the system's browser (only http and https). */
+  openExternal: (url: string) => call<void>('open_external', { url }),
+  setConversationModel: (id: string, provider: string, model: string) =>
+    call<void>('set_conversation_model', { id, provider, model }),
   /** What a choice sends; with a conversation, also its effective context tokens. */
   translatePreview: (provider: string, model: string, choice: Choice, settings: ReasoningSettings, conversationId: string | null = null) =>
     call<TranslatePreview>('translate_preview', { provider, model, choice, settings, conversationId }),
