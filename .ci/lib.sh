@@ -65,7 +65,7 @@ ensure_node() {
 }
 
 # Installs DIR's npm packages from its lock file when that changed since the last install.
-# `npm install` rather than `npm ci`: the registry mirror here lacks the other platforms'
+# `npm install` rather than `npm ci`: the npm registry we install from lacks the other platforms'
 # optional builds of the Tauri CLI, so no lock file written here passes `npm ci`'s check.
 ensure_npm() { # dir
   local dir="$ROOT/$1" marker
