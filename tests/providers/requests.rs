@@ -1577,3 +1577,75 @@ fn seed001_anthropic_none_include() {
     assert_eq!(anthropic_thoughts_sent(&sent), [T1, T2, T3]);
     golden("seed001_anthropic_none_include", &sent);
 }
+
+#[test]
+fn responses_reasoning_items_without_encrypted_content_are_not_replayed() {
+    let items = json!({"items": [
+        {"type": "reasoning", "id": "rs_kept", "summary": [], "encrypted_content": "gAAAA-kept"},
+        {"type": "reasoning", "id": "rs_dropped", "summary": []},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Paris."}]}
+    ]});
+    let turn = assistant(
+        "openai",
+        "o3",
+        "o3",
+        vec![thought("", ThoughtSource::Summary), text("Paris.")],
+        items,
+    );
+    let sent = send(
+        "openai",
+        "o3",
+        Choice::HIGH,
+        None,
+        include(),
+        vec![user("Capital of France?"), turn, user("And Italy?")],
+    );
+    let body = serde_json::to_string(&sent.request.body).unwrap();
+    assert!(body.contains("rs_kept"), "{body}");
+    assert!(
+        !body.contains("rs_dropped"),
+        "a 404 under store: false: {body}"
+    );
+}
+
+#[test]
+fn ollama_leaves_out_reasoning_a_model_does_not_take_back() {
+    let turn = |model: &str| Message {
+        role: Role::Assistant,
+        parts: vec![
+            thought("counting the rs", ThoughtSource::Reasoning),
+            text("Three."),
+        ],
+        origin: Some(Origin {
+            provider: "ollama".into(),
+            model: model.into(),
+        }),
+        replay: None,
+    };
+    let r1 = send(
+        "ollama",
+        "deepseek-r1",
+        Choice::HIGH,
+        None,
+        include(),
+        vec![user("How many r?"), turn("deepseek-r1"), user("Sure?")],
+    );
+    assert!(
+        !serde_json::to_string(&r1.request.body)
+            .unwrap()
+            .contains("counting the rs")
+    );
+    assert!(has_notice(&r1, "does not take earlier reasoning back"));
+    let qwen = send(
+        "ollama",
+        "qwen3",
+        Choice::HIGH,
+        None,
+        include(),
+        vec![user("How many r?"), turn("qwen3"), user("Sure?")],
+    );
+    assert_eq!(
+        qwen.request.body["messages"][2]["thinking"],
+        "counting the rs"
+    );
+}

@@ -150,6 +150,7 @@ pub fn to_wire(
     use crate::providers::request::apply_plan;
 
     let kept = kept_by_settings(input.history, input.settings);
+    let mut notices = Vec::new();
     let mut messages = Vec::new();
     if let Some(system) = input.system.filter(|s| !s.is_empty()) {
         messages.push(json!({ "role": "system", "content": system }));
@@ -160,7 +161,16 @@ pub fn to_wire(
             Role::Assistant => {
                 let mut out = json!({ "role": "assistant", "content": message.text() });
                 let thoughts = thought_text(message);
-                if kept[i] && !thoughts.is_empty() {
+                let wanted = kept[i] && !thoughts.is_empty();
+                if wanted && input.model.replay == crate::reasoning::catalog::Replay::NeverSend {
+                    crate::providers::request::note(
+                        &mut notices,
+                        format!(
+                            "{} does not take earlier reasoning back, so it was left out",
+                            input.model.id
+                        ),
+                    );
+                } else if wanted {
                     out["thinking"] = json!(thoughts);
                 }
                 messages.push(out);
@@ -174,6 +184,6 @@ pub fn to_wire(
     apply_plan(&mut body, input.plan);
     crate::providers::request::WireRequest {
         body: Value::Object(body),
-        notices: Vec::new(),
+        notices,
     }
 }

@@ -305,7 +305,9 @@ pub fn to_wire(
                         ),
                     );
                 }
-                items.extend(list.iter().cloned())
+                // Nothing is stored on OpenAI's side, so a reasoning item can only be resolved
+                // from its encrypted content; one without it would be a 404.
+                items.extend(list.iter().filter(|item| replayable(item)).cloned())
             }
             _ => {
                 note_foreign(&mut notices, message, input.model, kept[i] && !native);
@@ -329,4 +331,13 @@ pub fn to_wire(
         body: Value::Object(body),
         notices,
     }
+}
+
+/// Whether an output item can go back under `store: false`.
+fn replayable(item: &Value) -> bool {
+    item.get("type").and_then(Value::as_str) != Some("reasoning")
+        || item
+            .get("encrypted_content")
+            .and_then(Value::as_str)
+            .is_some_and(|c| !c.is_empty())
 }
