@@ -363,6 +363,7 @@ pub async fn run_recorded(
         last_flush: Instant,
     }
     // Shared between the stream's callback and the flush timer; never held across an await.
+    let run_started = Instant::now();
     let live = Mutex::new(Live {
         draft: Draft::new(origin, crate::chat::ThoughtSource::Reasoning),
         dirty: false,
@@ -387,7 +388,10 @@ pub async fn run_recorded(
         if let RunEvent::Chat(chat) = &event {
             let mut live = lock(&live);
             let mut scratch = Vec::new();
-            live.draft.apply(chat.clone(), 0, &mut scratch);
+            // The same clock as the turn, so a block saved mid-stream (and recovered after a
+            // crash) carries how long it had been thinking.
+            let elapsed = u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            live.draft.apply(chat.clone(), elapsed, &mut scratch);
             live.dirty = true;
             if live.last_flush.elapsed() >= options.flush_every {
                 save(&mut live);
