@@ -6,9 +6,9 @@ use std::io::{IsTerminal, Write};
 use clap::Args;
 use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings, parse_model_choice};
+use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings};
 use ponder_core::run::{
-    Outcome, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
 };
 use ponder_core::store::{NewConversation, Store};
 use serde_json::{Value, json};
@@ -58,7 +58,9 @@ enum ApiArg {
 
 pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
     let catalog = Catalog::builtin();
-    let (model_id, choice) = parse_model_choice(&args.model).map_err(|e| Usage(e.to_string()))?;
+    let (model_id, choice) = catalog
+        .parse_target(Some(&args.provider), &args.model)
+        .map_err(|e| Usage(e.to_string()))?;
     let model = catalog
         .resolve(Some(&args.provider), &model_id)
         .map_err(|e| Usage(e.to_string()))?;
@@ -69,6 +71,13 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
             ponder_core::secrets::api_key(&model.provider.id).map_err(|e| Usage(e.to_string()))?,
         ),
     };
+    if let (Some(url), Some(_)) = (&args.base_url, &api_key)
+        && http::key_travels_in_clear(url)
+    {
+        eprintln!(
+            "warning: {url} is plain http to another machine: your API key crosses the network unencrypted"
+        );
+    }
     let conversation = match &args.conversation {
         Some(id) => store.conversation(id).map_err(|e| Usage(e.to_string()))?,
         None => store.create_conversation(NewConversation {
@@ -122,7 +131,7 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
             &config,
             store,
             &conversation.id,
-            &args.message,
+            Question::new(&args.message),
             request,
             RecordOptions {
                 keep_thoughts: !args.no_store_thoughts,

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ponder_core::reasoning::levels::level_options;
-use ponder_core::reasoning::{
-    Api, Catalog, Choice, Overrides, TurnContext, parse_model_choice, translate as plan_for,
-};
+use ponder_core::reasoning::{Api, Catalog, Overrides, TurnContext, translate as plan_for};
 use serde_json::json;
 
 use crate::Usage;
@@ -54,20 +52,12 @@ pub struct ModelsArgs {
 
 pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
     let catalog = Catalog::builtin();
-    let (model_id, choice) = parse_model_choice(&args.target).map_err(|e| Usage(e.to_string()))?;
-    let model = match catalog.resolve(args.provider.as_deref(), &model_id) {
-        Ok(model) => model,
-        Err(err) => {
-            // `o3/mediun`: say the choice is wrong rather than that no model is called that.
-            if let Some((head, last)) = model_id.rsplit_once('/')
-                && catalog.resolve(args.provider.as_deref(), head).is_ok()
-                && let Err(choice_err) = last.parse::<Choice>()
-            {
-                return Err(Usage(choice_err.to_string()).into());
-            }
-            return Err(Usage(err.to_string()).into());
-        }
-    };
+    let (model_id, choice) = catalog
+        .parse_target(args.provider.as_deref(), &args.target)
+        .map_err(|e| Usage(e.to_string()))?;
+    let model = catalog
+        .resolve(args.provider.as_deref(), &model_id)
+        .map_err(|e| Usage(e.to_string()))?;
     let overrides = match &args.overrides {
         None => Overrides::default(),
         Some(path) => {

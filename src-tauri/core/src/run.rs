@@ -309,6 +309,24 @@ pub enum RecordedEvent<'a> {
     },
 }
 
+/// The user's side of a recorded turn.
+#[derive(Debug, Clone, Copy)]
+pub struct Question<'a> {
+    pub text: &'a str,
+    /// A message this question takes the place of, with everything after it (an edit or a
+    /// regenerate). It is removed in the transaction that stores the question, never before.
+    pub replaces: Option<&'a str>,
+}
+
+impl<'a> Question<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            replaces: None,
+        }
+    }
+}
+
 /// One turn of a stored conversation: the user's message is stored, the assistant's row is
 /// written as the stream starts and flushed at least every `flush_every`, and the outcome is
 /// written before it is reported.
@@ -318,7 +336,7 @@ pub async fn run_recorded(
     config: &HttpConfig,
     store: &crate::store::Store,
     conversation_id: &str,
-    user_text: &str,
+    question: Question<'_>,
     mut request: TurnRequest<'_>,
     options: RecordOptions,
     cancel: CancellationToken,
@@ -328,7 +346,7 @@ pub async fn run_recorded(
 
     use crate::store::{MessageStatus, TurnRecord};
 
-    store.append_user(conversation_id, user_text)?;
+    store.ask(conversation_id, question.text, question.replaces)?;
     let history = store.history(conversation_id)?;
     let output_room = request
         .settings
@@ -348,6 +366,8 @@ pub async fn run_recorded(
         model: request.model.id.clone(),
     };
     let message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+    let provider_id = origin.provider.clone();
+    let origin_for_panic = origin.clone();
     on_event(RecordedEvent::Started {
         message_id: &message_id,
     });
@@ -402,13 +422,39 @@ pub async fn run_recorded(
         }
         (lock(&on_event))(RecordedEvent::Run(event));
     });
-    tokio::pin!(run);
     let mut ticker = tokio::time::interval(options.flush_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let outcome = loop {
-        tokio::select! {
-            outcome = &mut run => break outcome,
-            _ = ticker.tick() => save(&mut lock(&live)),
+    let running = CatchUnwind(Box::pin(async {
+        tokio::pin!(run);
+        loop {
+            tokio::select! {
+                outcome = &mut run => break outcome,
+                _ = ticker.tick() => save(&mut lock(&live)),
+            }
+        }
+    }));
+    // A bug anywhere in the turn (a mapper, the caller's callback) must not leave the row
+    // `streaming` and the caller without a terminal event: it ends the turn as failed with
+    // everything that had arrived.
+    let outcome = match running.await {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let mut live = lock(&live);
+            let elapsed = u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let error = ProviderError::new(
+                &provider_id,
+                ErrorKind::Internal,
+                format!(
+                    "Ponder failed while reading the answer ({}); what arrived is kept",
+                    panic_text(panic.as_ref())
+                ),
+            );
+            let mut draft = std::mem::replace(
+                &mut live.draft,
+                Draft::new(origin_for_panic, crate::chat::ThoughtSource::Reasoning),
+            );
+            draft.apply(ChatEvent::Error(error), elapsed, &mut Vec::new());
+            Outcome::Failed(draft.finish(elapsed, None).0)
         }
     };
     let turn = outcome.turn();
@@ -444,4 +490,31 @@ fn stored_parts(parts: &[crate::chat::Part], keep_thoughts: bool) -> Vec<crate::
         .filter(|p| keep_thoughts || !matches!(p, crate::chat::Part::Thinking(_)))
         .cloned()
         .collect()
+}
+
+/// A future that turns a panic while it is polled into an `Err` with the panic's payload.
+struct CatchUnwind<F>(std::pin::Pin<Box<F>>);
+
+impl<F: std::future::Future> std::future::Future for CatchUnwind<F> {
+    type Output = std::thread::Result<F::Output>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
+            Ok(std::task::Poll::Ready(value)) => std::task::Poll::Ready(Ok(value)),
+            Err(panic) => std::task::Poll::Ready(Err(panic)),
+        }
+    }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "an unexpected failure".to_owned())
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use ponder_core::chat::ChatEvent;
 use ponder_core::reasoning::{Catalog, Overrides, ReasoningSettings};
 use ponder_core::run::{
-    Outcome, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
 };
 use ponder_core::store::NewConversation;
 use serde::Serialize;
@@ -36,7 +36,7 @@ pub async fn send_message(
     request: SendRequest,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    start(app, request, on_event)
+    start(app, request, None, on_event)
 }
 
 /// Runs the answer to a question again with the conversation's current model and level: the
@@ -61,7 +61,7 @@ pub async fn regenerate(
             )
         })?;
     let request = resend(&state, &question.id, question.message.text())?;
-    start(app.clone(), request, on_event)
+    start(app.clone(), request, Some(question.id.clone()), on_event)
 }
 
 /// Replaces a question (and everything after it) with an edited one, and answers it.
@@ -74,10 +74,12 @@ pub async fn edit_and_resend(
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let request = resend(&state, &message_id, text)?;
-    start(app.clone(), request, on_event)
+    start(app.clone(), request, Some(message_id), on_event)
 }
 
-/// Removes a question and what follows it, and asks it again of the conversation's model.
+/// The request that asks a stored question again of the conversation's model. Nothing is
+/// removed here: the question and what follows it are replaced only in the transaction that
+/// stores the new turn, after the key, settings and model have all been checked.
 fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendRequest, IpcError> {
     let question = state.store.message(question_id)?;
     let conversation = state.store.conversation(&question.conversation_id)?;
@@ -88,7 +90,6 @@ fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendReque
             "Choose a model for this conversation first.",
         ));
     };
-    state.store.delete_from(question_id)?;
     Ok(SendRequest {
         conversation_id: Some(conversation.id),
         text,
@@ -112,9 +113,12 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcE
     Ok(())
 }
 
+/// Checks everything a turn needs, then runs it in a task. `replaces`: the stored question
+/// this one takes the place of (with what follows it).
 fn start(
     app: AppHandle,
     request: SendRequest,
+    replaces: Option<String>,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let text = request.text.trim().to_owned();
@@ -131,6 +135,15 @@ fn start(
         None => ponder_core::secrets::api_key(&model.provider.id).ok(),
         Some(_) => Some(ponder_core::secrets::api_key(&model.provider.id)?),
     };
+    if let Some(replaced) = &replaces {
+        let replaced = state.store.message(replaced)?;
+        if request.conversation_id.as_deref() != Some(replaced.conversation_id.as_str()) {
+            return Err(IpcError::new(
+                IpcErrorCode::InvalidInput,
+                "That message belongs to another conversation.",
+            ));
+        }
+    }
     let conversation = match &request.conversation_id {
         Some(id) => state.store.conversation(id)?,
         None => state.store.create_conversation(NewConversation {
@@ -180,6 +193,14 @@ fn start(
     tauri::async_runtime::spawn(async move {
         let batch = Arc::new(Mutex::new(Batch::default()));
         let done = CancellationToken::new();
+        // Whatever happens below, even a panic, the flusher stops, the run is forgotten and
+        // the UI hears exactly one terminal event.
+        let mut guard = RunGuard {
+            app: app_for_task.clone(),
+            run_id: run_id.clone(),
+            done: done.clone(),
+            channel: Some(on_event.clone()),
+        };
         let flusher = {
             let (batch, channel, done) = (batch.clone(), on_event.clone(), done.clone());
             tauri::async_runtime::spawn(async move {
@@ -217,7 +238,10 @@ fn start(
             &http,
             &store,
             &conversation.id,
-            &text,
+            Question {
+                text: &text,
+                replaces: replaces.as_deref(),
+            },
             turn,
             options,
             cancel,
@@ -259,15 +283,40 @@ fn start(
                 message: None,
             },
         };
+        guard.channel = None;
         let _ = on_event.send(terminal);
-        app_for_task
+    });
+    Ok(sent)
+}
+
+/// Ends a run's bookkeeping when its task ends, however it ends.
+struct RunGuard {
+    app: AppHandle,
+    run_id: String,
+    done: CancellationToken,
+    /// Still set when no terminal event has been sent.
+    channel: Option<Channel<StreamEvent>>,
+}
+
+impl Drop for RunGuard {
+    fn drop(&mut self) {
+        self.done.cancel();
+        if let Some(channel) = self.channel.take() {
+            let _ = channel.send(StreamEvent::Error {
+                error: IpcError::new(
+                    IpcErrorCode::Internal,
+                    "Ponder failed while running this answer; what had arrived is kept.",
+                ),
+                message: None,
+            });
+        }
+        self.app
             .state::<AppState>()
             .runs
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&run_id);
-    });
-    Ok(sent)
+            .remove(&self.run_id);
+    }
 }
 
 fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {

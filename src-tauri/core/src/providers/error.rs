@@ -27,6 +27,8 @@ pub enum ErrorKind {
     Decode,
     /// The provider failed (500, 502, 504, other 5xx).
     Server,
+    /// Ponder itself failed while running the turn (a bug); what arrived is kept.
+    Internal,
 }
 
 impl ErrorKind {
@@ -41,6 +43,7 @@ impl ErrorKind {
             Self::Network => "network",
             Self::Decode => "decode",
             Self::Server => "server",
+            Self::Internal => "internal",
         }
     }
 }
@@ -102,7 +105,8 @@ impl ProviderError {
             | ErrorKind::Auth
             | ErrorKind::ContextTooLong
             | ErrorKind::BadRequest
-            | ErrorKind::Decode => self.status == Some(408),
+            | ErrorKind::Decode
+            | ErrorKind::Internal => self.status == Some(408),
         }
     }
 }
@@ -319,10 +323,22 @@ fn html_title(text: &str) -> Option<String> {
     })
 }
 
+/// The longest wait a provider's hint is taken at: past a day it says "not today", and a
+/// number from the wire must never overflow a `Duration`.
+pub const MAX_RETRY_HINT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A wait in seconds from the wire, clamped to [`MAX_RETRY_HINT`]; `None` when it is not a
+/// number of seconds at all (negative, NaN).
+fn hinted_wait(seconds: f64) -> Option<Duration> {
+    if seconds.is_nan() || seconds < 0.0 {
+        return None;
+    }
+    Some(Duration::try_from_secs_f64(seconds).map_or(MAX_RETRY_HINT, |d| d.min(MAX_RETRY_HINT)))
+}
+
 /// `"30s"` or `"1.5s"` (Gemini's RetryInfo).
 fn parse_seconds_suffix(text: &str) -> Option<Duration> {
-    let seconds: f64 = text.strip_suffix('s')?.parse().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+    hinted_wait(text.strip_suffix('s')?.parse().ok()?)
 }
 
 /// Reads `retry-after` (seconds or an HTTP date, relative to `now`) or `retry-after-ms`.
@@ -331,18 +347,22 @@ pub fn parse_retry_after(
     retry_after_ms: Option<&str>,
     now: std::time::SystemTime,
 ) -> Option<Duration> {
-    if let Some(ms) = retry_after_ms
+    if let Some(wait) = retry_after_ms
         .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|v| v.is_finite() && *v >= 0.0)
+        .and_then(|ms| hinted_wait(ms / 1000.0))
     {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
+        return Some(wait);
     }
     let value = retry_after?.trim();
     if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds));
+        return hinted_wait(seconds);
     }
     let when = httpdate(value)?;
-    Some(when.duration_since(now).unwrap_or_default())
+    Some(
+        when.duration_since(now)
+            .unwrap_or_default()
+            .min(MAX_RETRY_HINT),
+    )
 }
 
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form servers send.
@@ -365,6 +385,15 @@ fn httpdate(text: &str) -> Option<std::time::SystemTime> {
     let [h, m, s] = hms.as_slice() else {
         return None;
     };
+    // Out-of-range fields are not a date (and would overflow the arithmetic below).
+    let in_range = (1..=31).contains(&day)
+        && (1..=9999).contains(&year)
+        && (0..24).contains(h)
+        && (0..60).contains(m)
+        && (0..=60).contains(s);
+    if !in_range {
+        return None;
+    }
     // Days from the civil date (Howard Hinnant's algorithm).
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
@@ -406,6 +435,61 @@ mod millis {
         match value {
             Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             None => s.serialize_none(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn absurd_retry_hints_are_clamped_instead_of_panicking() {
+        let now = SystemTime::now();
+        let table = [
+            (Some("1e20"), None, Some(MAX_RETRY_HINT)),
+            (None, Some("1e25"), Some(MAX_RETRY_HINT)),
+            (Some("inf"), None, Some(MAX_RETRY_HINT)),
+            (Some("NaN"), None, None),
+            (Some("-3"), None, None),
+            (Some("2.5"), None, Some(Duration::from_millis(2500))),
+            (None, Some("1500"), Some(Duration::from_millis(1500))),
+            (Some("Sun, 06 Nov 99999999999999 08:49:37 GMT"), None, None),
+            (
+                Some("Sun, 9223372036854775807 Nov 1994 08:49:37 GMT"),
+                None,
+                None,
+            ),
+            (Some("Sun, 06 Nov 1994 99:49:37 GMT"), None, None),
+        ];
+        for (retry_after, retry_after_ms, expected) in table {
+            assert_eq!(
+                parse_retry_after(retry_after, retry_after_ms, now),
+                expected,
+                "{retry_after:?} {retry_after_ms:?}"
+            );
+        }
+        let far = parse_retry_after(Some("Fri, 31 Dec 9999 23:59:59 GMT"), None, now);
+        assert_eq!(far, Some(MAX_RETRY_HINT));
+    }
+
+    #[test]
+    fn gemini_retry_delays_are_clamped_too() {
+        for (delay, expected) in [
+            ("1e20s", Some(MAX_RETRY_HINT)),
+            ("1e400s", Some(MAX_RETRY_HINT)),
+            ("30s", Some(Duration::from_secs(30))),
+            ("-1s", None),
+        ] {
+            let body = json!({"error": {"code": 429, "message": "slow down", "status": "RESOURCE_EXHAUSTED",
+                "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay}]}});
+            let error = from_status("google", 429, None, body.to_string().as_bytes());
+            assert_eq!(error.retry_after, expected, "{delay}");
+            assert_eq!(from_stream_error("google", &body).retry_after, expected);
         }
     }
 }

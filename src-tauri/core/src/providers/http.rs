@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use tokio_util::sync::CancellationToken;
 
-use super::error::{ErrorKind, ProviderError, from_status, parse_retry_after};
+use super::error::{ErrorKind, ProviderError, from_status, parse_retry_after, preview};
 
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
@@ -51,9 +51,49 @@ pub struct RetryNotice {
 pub fn client(config: &HttpConfig) -> Result<reqwest::Client, ProviderError> {
     reqwest::Client::builder()
         .connect_timeout(config.connect_timeout)
+        .redirect(redirect_policy())
         .use_rustls_tls()
         .build()
         .map_err(|e| ProviderError::network("ponder", format!("cannot set up HTTPS: {e}")))
+}
+
+/// Redirects are followed only within the origin the request went to: a key travels in
+/// headers (`x-api-key`, `x-goog-api-key`, `authorization`) that reqwest would carry to any
+/// host a server names, and a provider has no reason to send it elsewhere.
+fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if attempt.previous().len() > 5 {
+            attempt.error("too many redirects")
+        } else if same_origin {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
+}
+
+/// Whether a key sent to `url` would cross the network unencrypted: plain `http://` to
+/// anything but this machine.
+pub fn key_travels_in_clear(url: &str) -> bool {
+    let Ok(url) = reqwest::Url::parse(url.trim()) else {
+        return false;
+    };
+    if url.scheme() != "http" {
+        return false;
+    }
+    let Some(host) = url.host_str() else {
+        return true;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if let Ok(ip) = host.parse::<std::net::IpAddr>() {
+        return !ip.is_loopback();
+    }
+    let name = host.trim_end_matches('.').to_ascii_lowercase();
+    name != "localhost" && !name.ends_with(".localhost")
 }
 
 /// Sends the request and returns the response once its status is a success. Errors that may
@@ -143,6 +183,23 @@ async fn attempt_once(
     if (200..300).contains(&status) {
         return Ok(response);
     }
+    if (300..400).contains(&status) {
+        let target = response
+            .headers()
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .map_or_else(|| "another address".to_owned(), |l| preview(l));
+        return Err(Attempt::Failed(ProviderError {
+            status: Some(status),
+            ..ProviderError::new(
+                provider,
+                ErrorKind::BadRequest,
+                format!(
+                    "the provider redirected the request to {target}; Ponder does not send your key to another address. If the API has moved, set that address as the base URL in Settings"
+                ),
+            )
+        }));
+    }
     let header = |name: &str| {
         response
             .headers()
@@ -226,6 +283,25 @@ pub async fn next_chunk(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_in_clear_are_plain_http_beyond_this_machine() {
+        for (url, clear) in [
+            ("https://api.anthropic.com", false),
+            ("http://127.0.0.1:8080/v1", false),
+            ("http://127.9.9.9", false),
+            ("http://[::1]:11434", false),
+            ("http://localhost:11434", false),
+            ("http://LOCALHOST.:1234", false),
+            ("http://ollama.localhost", false),
+            ("http://192.168.1.20:11434", true),
+            ("http://example.com/v1", true),
+            ("http://localhost.example.com", true),
+            ("not a url", false),
+        ] {
+            assert_eq!(key_travels_in_clear(url), clear, "{url}");
+        }
+    }
 
     #[test]
     fn backoff_doubles_and_honours_retry_after() {

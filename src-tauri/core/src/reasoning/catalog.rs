@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use super::choice::{Choice, ChoiceError, parse_model_choice};
+
 /// The wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -381,6 +383,24 @@ impl Catalog {
         }
     }
 
+    /// `MODEL/CHOICE` read against the catalog. A last segment that is not a choice is part
+    /// of the model's id (`openai/o3` on a router) unless what comes before it is a model the
+    /// catalog knows: then it was meant as a choice and is an error (`claude-sonnet-4-5/ultra`).
+    pub fn parse_target(
+        &self,
+        provider: Option<&str>,
+        input: &str,
+    ) -> Result<(String, Option<Choice>), ChoiceError> {
+        let (model, choice) = parse_model_choice(input)?;
+        if choice.is_none()
+            && let Some((head, last)) = model.rsplit_once('/')
+            && self.resolve(provider, head).is_ok_and(|m| !m.is_generic())
+        {
+            return Err(ChoiceError::Unknown(last.to_owned()));
+        }
+        Ok((model, choice))
+    }
+
     /// The models of one provider, in catalog order.
     pub fn models_of<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a ModelEntry> + 'a {
         self.models.iter().filter(move |m| m.provider == provider)
@@ -399,6 +419,54 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+
+    #[test]
+    fn a_known_model_with_an_unknown_level_is_an_error_and_slashed_ids_still_work() {
+        let catalog = Catalog::builtin();
+        for (provider, input) in [
+            (None, "claude-sonnet-4-5/ultra"),
+            (None, "claude-sonnet-4-5/-5"),
+            (None, "o3/ultra"),
+            (Some("anthropic"), "claude-sonnet-4-5/mediun"),
+        ] {
+            assert!(
+                matches!(
+                    catalog.parse_target(provider, input),
+                    Err(ChoiceError::Unknown(_))
+                ),
+                "{input}"
+            );
+        }
+        let table = [
+            (
+                Some("openrouter"),
+                "anthropic/claude-sonnet-4.5",
+                "anthropic/claude-sonnet-4.5",
+                None,
+            ),
+            (
+                Some("openrouter"),
+                "anthropic/claude-sonnet-4.5/high",
+                "anthropic/claude-sonnet-4.5",
+                Some(Choice::HIGH),
+            ),
+            (
+                None,
+                "claude-sonnet-4-5/med",
+                "claude-sonnet-4-5",
+                Some(Choice::MEDIUM),
+            ),
+            (None, "claude-sonnet-4-5", "claude-sonnet-4-5", None),
+            (Some("ollama"), "qwen3:8b", "qwen3:8b", None),
+        ];
+        for (provider, input, model, choice) in table {
+            assert_eq!(
+                catalog.parse_target(provider, input),
+                Ok((model.to_owned(), choice)),
+                "{input}"
+            );
+        }
+    }
 
     /// Every provider of wire-formats.md.
     const PROVIDERS: [&str; 13] = [

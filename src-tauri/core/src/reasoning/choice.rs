@@ -93,6 +93,10 @@ pub enum ChoiceError {
     Unknown(String),
     #[error("a thinking budget must be a whole number of tokens above zero, not {0:?}")]
     BadBudget(String),
+    #[error(
+        "a thinking budget of {0} tokens is too large; the largest Ponder takes is 4,294,967,295 (and each model caps it lower: see `ponder-cli models`)"
+    )]
+    BudgetTooLarge(String),
     #[error("{0:?} names no model; use MODEL or MODEL/CHOICE, e.g. claude-sonnet-4-5/med")]
     NoModel(String),
 }
@@ -117,9 +121,15 @@ impl FromStr for Choice {
                         .all(|b| b.is_ascii_digit() || b == b'_' || b == b',') =>
             {
                 let clean: String = digits.chars().filter(char::is_ascii_digit).collect();
+                let significant = clean.trim_start_matches('0');
                 match clean.parse::<u32>() {
-                    Ok(0) | Err(_) => return Err(ChoiceError::BadBudget(input.to_owned())),
+                    Ok(0) => return Err(ChoiceError::BadBudget(input.to_owned())),
                     Ok(n) => Choice::Budget(n),
+                    // Digits only, so a failure is an overflow (or no digits at all).
+                    Err(_) if !significant.is_empty() => {
+                        return Err(ChoiceError::BudgetTooLarge(significant.to_owned()));
+                    }
+                    Err(_) => return Err(ChoiceError::BadBudget(input.to_owned())),
                 }
             }
             _ => return Err(ChoiceError::Unknown(input.to_owned())),
@@ -177,7 +187,9 @@ pub fn parse_model_choice(input: &str) -> Result<(String, Option<Choice>), Choic
         }
         match last.parse::<Choice>() {
             Ok(choice) => return Ok((model.to_owned(), Some(choice))),
-            Err(err @ ChoiceError::BadBudget(_)) => return Err(err),
+            Err(err @ (ChoiceError::BadBudget(_) | ChoiceError::BudgetTooLarge(_))) => {
+                return Err(err);
+            }
             Err(_) if model.contains('/') => {
                 // `vendor/model/bogus`: two slashes mean the last part was meant as a choice.
                 return Err(ChoiceError::Unknown(last.to_owned()));
@@ -194,6 +206,43 @@ pub fn parse_model_choice(input: &str) -> Result<(String, Option<Choice>), Choic
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_budget_past_the_largest_says_it_is_too_large() {
+        let errors = [
+            "99999999999".parse::<Choice>().unwrap_err(),
+            "4294967296".parse::<Choice>().unwrap_err(),
+            parse_model_choice("claude-sonnet-4-5/99999999999").unwrap_err(),
+        ];
+        for (input, err) in ["99999999999", "4294967296", "…/99999999999"]
+            .into_iter()
+            .zip(errors)
+        {
+            let text = err.to_string();
+            assert!(
+                matches!(err, ChoiceError::BudgetTooLarge(_)),
+                "{input}: {text}"
+            );
+            assert!(
+                text.contains("too large") && text.contains("4,294,967,295"),
+                "{text}"
+            );
+            assert!(!text.contains("above zero"), "{text}");
+        }
+        assert_eq!("4294967295".parse::<Choice>(), Ok(Choice::Budget(u32::MAX)));
+        assert!(matches!(
+            "0".parse::<Choice>(),
+            Err(ChoiceError::BadBudget(_))
+        ));
+        assert!(matches!(
+            "000".parse::<Choice>(),
+            Err(ChoiceError::BadBudget(_))
+        ));
+        assert!(matches!(
+            ",".parse::<Choice>(),
+            Err(ChoiceError::BadBudget(_))
+        ));
+    }
 
     #[test]
     fn every_spelling_parses() {
@@ -234,7 +283,7 @@ mod tests {
         ));
         assert!(matches!(
             "99999999999".parse::<Choice>(),
-            Err(ChoiceError::BadBudget(_))
+            Err(ChoiceError::BudgetTooLarge(_))
         ));
         assert!(matches!("".parse::<Choice>(), Err(ChoiceError::Unknown(_))));
         assert!(matches!(

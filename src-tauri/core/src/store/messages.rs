@@ -180,8 +180,37 @@ fn thinking_ms(parts: &[Part]) -> Option<i64> {
 
 impl Store {
     pub fn append_user(&self, conversation_id: &str, text: &str) -> Result<StoredMessage> {
+        self.ask(conversation_id, text, None)
+    }
+
+    /// Stores the user's question; with `replaces`, that message and everything after it
+    /// are removed in the same transaction (an edit, a regenerate), so a turn that cannot
+    /// start never costs the history anything.
+    pub fn ask(
+        &self,
+        conversation_id: &str,
+        text: &str,
+        replaces: Option<&str>,
+    ) -> Result<StoredMessage> {
         let id = new_id();
         self.write(|tx| {
+            if let Some(replaced) = replaces {
+                let seq: i64 = tx
+                    .query_row(
+                        "SELECT seq FROM messages WHERE id = ?1 AND conversation_id = ?2",
+                        params![replaced, conversation_id],
+                        |r| r.get(0),
+                    )
+                    .optional()?
+                    .ok_or_else(|| StoreError::NotFound {
+                        what: "message",
+                        id: replaced.to_owned(),
+                    })?;
+                tx.execute(
+                    "DELETE FROM messages WHERE conversation_id = ?1 AND seq >= ?2",
+                    params![conversation_id, seq],
+                )?;
+            }
             let now = now_ms();
             let parts = vec![Part::Text {
                 text: text.to_owned(),
@@ -432,26 +461,5 @@ impl Store {
             }
             Ok((changed, freed))
         })
-    }
-}
-
-impl Store {
-    /// Removes a message and everything after it in its conversation (to regenerate an
-    /// answer or resend an edited question). Returns the conversation and what was removed.
-    pub fn delete_from(&self, message_id: &str) -> Result<(String, Vec<StoredMessage>)> {
-        let first = self.message(message_id)?;
-        let removed: Vec<StoredMessage> = self
-            .messages(&first.conversation_id)?
-            .into_iter()
-            .filter(|m| m.seq >= first.seq)
-            .collect();
-        self.write(|tx| {
-            tx.execute(
-                "DELETE FROM messages WHERE conversation_id = ?1 AND seq >= ?2",
-                params![first.conversation_id, first.seq],
-            )?;
-            Ok(())
-        })?;
-        Ok((first.conversation_id, removed))
     }
 }

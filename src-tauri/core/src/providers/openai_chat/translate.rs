@@ -12,8 +12,14 @@ use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage}
 use crate::providers::error::{ProviderError, from_stream_error};
 use crate::reasoning::think_tags::{Segment, ThinkSplitter};
 
+/// More tool calls than any model makes in one answer; the index of a call comes from the
+/// wire, so it keys calls rather than sizing a list.
+const MAX_TOOL_CALLS: usize = 256;
+
 #[derive(Debug, Default)]
 struct PendingCall {
+    /// The call's `index` as the vendor numbered it.
+    index: usize,
     id: String,
     name: String,
     arguments: String,
@@ -32,6 +38,7 @@ pub struct EventMapper {
     details: Vec<Value>,
     calls: Vec<PendingCall>,
     calls_sent: bool,
+    too_many_calls: bool,
     /// An encrypted reasoning piece arrived in the chunk being read.
     encrypted: bool,
     done: bool,
@@ -52,6 +59,7 @@ impl EventMapper {
             details: Vec::new(),
             calls: Vec::new(),
             calls_sent: false,
+            too_many_calls: false,
             encrypted: false,
             done: false,
         }
@@ -145,11 +153,32 @@ impl EventMapper {
             self.content_text(&refusal, out);
         }
         for call in delta.tool_calls.into_iter().flatten() {
-            let index = call.index.unwrap_or(self.calls.len().saturating_sub(1));
-            while self.calls.len() <= index {
-                self.calls.push(PendingCall::default());
-            }
-            let pending = &mut self.calls[index];
+            // A piece without an index continues the latest call (some vendors omit it).
+            let index = call
+                .index
+                .or_else(|| self.calls.last().map(|c| c.index))
+                .unwrap_or(0);
+            let position = match self.calls.iter().position(|c| c.index == index) {
+                Some(position) => position,
+                None if self.calls.len() < MAX_TOOL_CALLS => {
+                    self.calls.push(PendingCall {
+                        index,
+                        ..PendingCall::default()
+                    });
+                    self.calls.len() - 1
+                }
+                None => {
+                    if !self.too_many_calls {
+                        self.too_many_calls = true;
+                        out.push(ChatEvent::Error(ProviderError::decode(
+                            &self.provider,
+                            format!("the provider sent more than {MAX_TOOL_CALLS} tool calls in one answer"),
+                        )));
+                    }
+                    continue;
+                }
+            };
+            let pending = &mut self.calls[position];
             if let Some(id) = call.id {
                 pending.id = id;
             }
@@ -260,6 +289,8 @@ impl EventMapper {
             return;
         }
         self.calls_sent = true;
+        // Vendors number calls in the order they make them; keep that order, not arrival's.
+        self.calls.sort_by_key(|c| c.index);
         for call in &self.calls {
             out.push(ChatEvent::ToolCall(ToolCall {
                 id: call.id.clone(),
@@ -512,5 +543,68 @@ pub fn to_wire(
     crate::providers::request::WireRequest {
         body: Value::Object(body),
         notices,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunk_with_call(index: u64, id: &str, arguments: &str) -> String {
+        json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": index, "id": id, "function": {"name": "lookup", "arguments": arguments}}
+        ]}}]})
+        .to_string()
+    }
+
+    #[test]
+    fn a_huge_tool_call_index_keys_one_call_instead_of_sizing_a_list() {
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut out = Vec::new();
+        mapper.on_data(
+            &chunk_with_call(1_000_000_000, "call_1", "{\"q\":"),
+            &mut out,
+        );
+        mapper.on_data(&chunk_with_call(1_000_000_000, "", "1}"), &mut out);
+        assert_eq!(mapper.calls.len(), 1);
+        assert!(mapper.calls.capacity() < 64);
+        mapper.finish(&mut out);
+        let calls: Vec<_> = out
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::ToolCall(call) => Some(call.arguments.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls, ["{\"q\":1}"]);
+    }
+
+    #[test]
+    fn calls_come_out_in_index_order_and_too_many_end_the_turn() {
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut out = Vec::new();
+        mapper.on_data(&chunk_with_call(7, "b", "{}"), &mut out);
+        mapper.on_data(&chunk_with_call(3, "a", "{}"), &mut out);
+        mapper.finish(&mut out);
+        let ids: Vec<_> = out
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::ToolCall(call) => Some(call.id.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut out = Vec::new();
+        for index in 0..(MAX_TOOL_CALLS as u64 + 10) {
+            mapper.on_data(&chunk_with_call(index * 1_000_003, "c", "{}"), &mut out);
+        }
+        assert_eq!(mapper.calls.len(), MAX_TOOL_CALLS);
+        let errors = out
+            .iter()
+            .filter(|e| matches!(e, ChatEvent::Error(err) if err.kind == crate::providers::error::ErrorKind::Decode))
+            .count();
+        assert_eq!(errors, 1);
     }
 }
