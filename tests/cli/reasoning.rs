@@ -100,6 +100,30 @@ fn translate_reads_an_overrides_file() {
 }
 
 #[test]
+fn a_known_model_with_an_unknown_level_exits_2_and_slashed_ids_still_plan() {
+    for target in [
+        "claude-sonnet-4-5/ultra",
+        "claude-sonnet-4-5/-5",
+        "o3/ultra",
+    ] {
+        let err = usage_error(&["translate", target]);
+        assert!(err.contains("unknown thinking choice"), "{target}: {err}");
+    }
+    let err = usage_error(&["translate", "claude-sonnet-4-5/99999999999"]);
+    assert!(
+        err.contains("too large") && err.contains("4,294,967,295") && !err.contains("above zero"),
+        "{err}"
+    );
+    let plan = json(&[
+        "translate",
+        "anthropic/claude-sonnet-4.5/high",
+        "--provider",
+        "openrouter",
+    ]);
+    assert_eq!(plan["model"], "anthropic/claude-sonnet-4.5", "{plan}");
+}
+
+#[test]
 fn bad_input_exits_2_with_one_clear_line() {
     let err = usage_error(&["translate", "mystery-model/med"]);
     assert!(
