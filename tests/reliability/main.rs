@@ -3,4 +3,5 @@
 
 mod hostile;
 mod keys;
+mod owners;
 mod support;

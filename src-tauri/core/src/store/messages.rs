@@ -251,6 +251,10 @@ impl Store {
                 Some((origin, choice)),
                 now,
             )?;
+            tx.execute(
+                "UPDATE messages SET run_owner = ?2 WHERE id = ?1",
+                params![id, self.owner.id],
+            )?;
             touch_tx(tx, conversation_id, now)?;
             Ok(())
         })?;
@@ -297,7 +301,8 @@ impl Store {
             tx.execute(
                 "UPDATE messages SET status = ?2, parts = ?3, text = ?4, thoughts = ?5, replay = ?6,
                         input_tokens = ?7, output_tokens = ?8, reasoning_tokens = ?9, cached_tokens = ?10,
-                        thinking_ms = ?11, stop_reason = ?12, error_code = ?13, error_message = ?14, updated_at = ?15
+                        thinking_ms = ?11, stop_reason = ?12, error_code = ?13, error_message = ?14, updated_at = ?15,
+                        run_owner = NULL
                   WHERE id = ?1",
                 params![
                     id,
@@ -359,13 +364,33 @@ impl Store {
 
     /// Leftover `streaming` rows (a crash, a kill) become `interrupted`; their text and
     /// thoughts up to the last flush stay.
+    ///
+    /// Only rows whose owner is gone are touched: a stream another live process is writing
+    /// (the app while the command line opens the same file) is left to it.
     pub(super) fn recover_interrupted(&self) -> Result<usize> {
-        self.write(|tx| {
-            Ok(tx.execute(
-                "UPDATE messages SET status = 'interrupted' WHERE status = 'streaming'",
-                [],
-            )?)
-        })
+        let owners: Vec<Option<String>> = self.read(|c| {
+            let mut stmt =
+                c.prepare("SELECT DISTINCT run_owner FROM messages WHERE status = 'streaming'")?;
+            let rows = stmt.query_map([], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })?;
+        let gone: Vec<Option<String>> = owners
+            .into_iter()
+            .filter(|o| self.owner.liveness_of(o.as_deref()) == super::owner::Liveness::Gone)
+            .collect();
+        let recovered = self.write(|tx| {
+            let mut count = 0;
+            for owner in &gone {
+                count += tx.execute(
+                    "UPDATE messages SET status = 'interrupted', run_owner = NULL
+                      WHERE status = 'streaming' AND run_owner IS ?1",
+                    [owner],
+                )?;
+            }
+            Ok(count)
+        })?;
+        self.owner.sweep();
+        Ok(recovered)
     }
 }
 

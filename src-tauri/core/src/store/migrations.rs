@@ -4,11 +4,15 @@ use std::sync::LazyLock;
 
 use rusqlite_migration::{M, Migrations};
 
-static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("../../migrations/0001_init.sql"))]));
+static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_init.sql")),
+        M::up(include_str!("../../migrations/0002_run_owner.sql")),
+    ])
+});
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 1;
+pub const LATEST_VERSION: i64 = 2;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -6,6 +6,7 @@ mod conversations;
 mod import;
 mod messages;
 mod migrations;
+mod owner;
 mod search;
 
 use std::path::Path;
@@ -36,12 +37,29 @@ pub enum StoreError {
     NotFound { what: &'static str, id: String },
     #[error("stored data could not be read: {0}")]
     Corrupt(#[from] serde_json::Error),
+    #[error(
+        "the history database was written by a newer Ponder (schema version {found}; this one knows up to {known})"
+    )]
+    NewerSchema { found: i64, known: i64 },
+    #[error("cannot keep a copy of the history before upgrading it ({path}): {source}")]
+    Backup {
+        path: String,
+        #[source]
+        source: rusqlite::Error,
+    },
+    #[error("cannot mark this process's streams in the history folder {path}: {source}")]
+    Owner {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 pub struct Store {
     conn: Mutex<Connection>,
+    owner: owner::RunOwner,
 }
 
 impl std::fmt::Debug for Store {
@@ -60,21 +78,57 @@ impl Store {
                 source,
             })?;
         }
-        Self::setup(Connection::open(path)?)
+        let owner = owner::RunOwner::claim(path).map_err(|source| StoreError::Owner {
+            path: owner::owners_dir(path).display().to_string(),
+            source,
+        })?;
+        Self::setup(Connection::open(path)?, owner, Some(path))
     }
 
     pub fn open_in_memory() -> Result<Self> {
-        Self::setup(Connection::open_in_memory()?)
+        Self::setup(
+            Connection::open_in_memory()?,
+            owner::RunOwner::in_memory(),
+            None,
+        )
     }
 
-    fn setup(mut conn: Connection) -> Result<Self> {
+    fn setup(mut conn: Connection, owner: owner::RunOwner, path: Option<&Path>) -> Result<Self> {
+        // Processes opening one file at once set it up one after another: switching a new
+        // file to WAL and upgrading its schema are not safe to race (SQLite answers
+        // "locked", or both try to create the tables).
+        let _upgrading = path
+            .map(owner::upgrade_lock)
+            .transpose()
+            .map_err(|source| StoreError::Owner {
+                path: path
+                    .map(owner::owners_dir)
+                    .unwrap_or_default()
+                    .display()
+                    .to_string(),
+                source,
+            })?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > LATEST_VERSION {
+            return Err(StoreError::NewerSchema {
+                found: version,
+                known: LATEST_VERSION,
+            });
+        }
+        if let Some(path) = path
+            && version > 0
+            && version < LATEST_VERSION
+        {
+            backup_before_upgrade(&conn, path, version)?;
+        }
         migrations().to_latest(&mut conn)?;
         let store = Self {
             conn: Mutex::new(conn),
+            owner,
         };
         store.recover_interrupted()?;
         Ok(store)
@@ -107,6 +161,23 @@ impl Store {
     pub fn schema_version(&self) -> Result<i64> {
         self.read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
     }
+}
+
+/// Keeps a consistent copy of the history as it was (`ponder.sqlite3.v1.bak`) before a
+/// migration changes it; an existing copy of that version is left as it is.
+fn backup_before_upgrade(conn: &Connection, path: &Path, version: i64) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".v{version}.bak"));
+    let copy = path.with_file_name(name);
+    if copy.exists() {
+        return Ok(());
+    }
+    conn.execute("VACUUM INTO ?1", [copy.to_string_lossy()])
+        .map(|_| ())
+        .map_err(|source| StoreError::Backup {
+            path: copy.display().to_string(),
+            source,
+        })
 }
 
 pub(crate) fn now_ms() -> i64 {
