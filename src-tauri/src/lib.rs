@@ -3,6 +3,7 @@
 mod commands;
 mod error;
 mod ipc;
+mod quit;
 mod settings;
 mod state;
 
@@ -11,24 +12,35 @@ use tauri::Manager;
 pub use error::{IpcError, IpcErrorCode};
 
 pub fn run() {
-    tauri::Builder::default()
+    let app = tauri::Builder::default()
+        // First: a second launch hands over to the running app and exits before it does
+        // anything else (two apps on one history would fight over it).
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            quit::focus_main_window(app);
+        }))
         .plugin(tauri_plugin_store::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let state = state::AppState::open(app.handle())?;
+            app.manage(state);
+            let state = app.state::<state::AppState>();
             // Retention: drop thoughts past their time at start-up, quietly.
-            if let Ok(settings) = settings::load(app.handle())
+            if let Ok(store) = state.store()
+                && let Ok(settings) = settings::load(app.handle())
                 && let Some(days) = settings.retention_days.filter(|d| *d > 0)
             {
                 let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
-                let _ = state.store.purge_thoughts(before);
+                let _ = store.purge_thoughts(before);
             }
-            app.manage(state);
+            quit::on_signals(app.handle());
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
             commands::app::app_info,
             commands::app::open_external,
+            commands::app::startup_problems,
+            commands::app::resolve_startup_problem,
+            commands::app::quit,
             commands::settings::get_settings,
             commands::settings::update_settings,
             commands::settings::set_theme,
@@ -58,9 +70,16 @@ pub fn run() {
             commands::export::export_conversation,
             commands::export::import_file,
         ])
-        .run(tauri::generate_context!())
+        .build(tauri::generate_context!())
         .unwrap_or_else(|err| {
             eprintln!("Ponder could not start: {err}");
             std::process::exit(1);
         });
+    app.run(|app, event| {
+        if let tauri::RunEvent::ExitRequested { api, .. } = &event
+            && quit::must_wait(app)
+        {
+            api.prevent_exit();
+        }
+    });
 }

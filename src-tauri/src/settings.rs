@@ -9,10 +9,11 @@ use ponder_core::reasoning::Choice;
 use ponder_core::reasoning::settings::Profiles;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tauri::{AppHandle, Runtime};
+use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_store::StoreExt;
 
 use crate::error::IpcError;
+use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -115,6 +116,48 @@ pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
     Ok(serde_json::from_value(object).unwrap_or_default())
 }
 
+/// Whether the settings file can be read as settings. A file that is not JSON, or not a
+/// JSON object, is a problem the window reports; until it is resolved the file is never
+/// written, so nothing the user wrote is lost. (A readable object whose single keys do not
+/// read as settings is fine: those keys keep their defaults and are not written over.)
+pub fn check_file(path: &std::path::Path) -> Option<StartupProblem> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            return Some(settings_problem(
+                path,
+                format!("it cannot be read: {e}"),
+                Remedy::Retry,
+            ));
+        }
+    };
+    let message = match serde_json::from_slice::<Value>(&bytes) {
+        Ok(Value::Object(_)) => return None,
+        Ok(other) => format!(
+            "it holds {} where Ponder keeps an object of settings",
+            match other {
+                Value::Array(_) => "a list",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "true or false",
+                _ => "null",
+            }
+        ),
+        Err(e) => format!("it is not valid JSON ({e})"),
+    };
+    Some(settings_problem(path, message, Remedy::MoveAside))
+}
+
+fn settings_problem(path: &std::path::Path, reason: String, remedy: Remedy) -> StartupProblem {
+    StartupProblem {
+        file: ProblemFile::Settings,
+        path: path.display().to_string(),
+        message: format!("Your settings could not be read: {reason}."),
+        remedy,
+    }
+}
+
 /// Applies a partial update (`{"theme": "dark"}`) and saves.
 pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings, IpcError> {
     let mut object = serde_json::to_value(load(app)?).unwrap_or_default();
@@ -135,17 +178,46 @@ pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings,
             format!("invalid setting: {e}"),
         )
     })?;
-    save(app, &settings)?;
+    let changed: Vec<&str> = patch
+        .as_object()
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    save(app, &settings, &changed)?;
     Ok(settings)
 }
 
-pub fn save<R: Runtime>(app: &AppHandle<R>, settings: &Settings) -> Result<(), IpcError> {
+/// Writes the given keys of `settings`; the others stay in the file as they are (a key
+/// this version cannot read is not replaced by its default).
+fn save<R: Runtime>(
+    app: &AppHandle<R>,
+    settings: &Settings,
+    keys: &[&str],
+) -> Result<(), IpcError> {
+    if let Some(problem) = app.state::<AppState>().settings_problem().as_ref() {
+        return Err(IpcError::new(
+            crate::error::IpcErrorCode::Storage,
+            format!(
+                "{} Ponder will not write over {}; choose what to do with it first.",
+                problem.message, problem.path
+            ),
+        ));
+    }
     let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
     let value = serde_json::to_value(settings).unwrap_or_default();
-    for key in KEYS {
-        store.set(key, value[key].clone());
+    for key in keys {
+        store.set(*key, value[*key].clone());
     }
     store.save()?;
+    Ok(())
+}
+
+/// After the settings file was fixed by hand or moved aside: read it afresh.
+pub fn reload<R: Runtime>(app: &AppHandle<R>) -> Result<(), IpcError> {
+    let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
+    // Not `clear()`: that saves, and would write an empty file over the user's.
+    if app.state::<AppState>().paths.settings().exists() {
+        store.reload_ignore_defaults()?;
+    }
     Ok(())
 }
 

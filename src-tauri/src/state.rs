@@ -1,44 +1,153 @@
 //! What the app holds while it runs.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use ponder_core::DataPaths;
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::store::Store;
+use ponder_core::store::{OpenRemedy, Store};
+use serde::Serialize;
 use tauri::{AppHandle, Manager};
 use tokio_util::sync::CancellationToken;
 
+use crate::error::{IpcError, IpcErrorCode};
+
 pub struct AppState {
     pub paths: DataPaths,
-    pub store: Arc<Store>,
+    /// The history, or why it could not be opened (the window says so and offers a way on).
+    history: RwLock<Result<Arc<Store>, StartupProblem>>,
+    /// Why the settings file could not be read; while set, it is never written.
+    settings_problem: Mutex<Option<StartupProblem>>,
     pub client: reqwest::Client,
     pub http: HttpConfig,
     /// Running turns by run id, to cancel them.
     pub runs: Mutex<HashMap<String, CancellationToken>>,
     /// Model ids each provider listed the last time it was asked.
     pub live_models: Mutex<HashMap<String, Vec<String>>>,
+    /// Set once quitting has begun: running turns are being cancelled and stored.
+    pub quitting: AtomicBool,
+}
+
+/// A file Ponder could not use at start-up, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupProblem {
+    pub file: ProblemFile,
+    pub path: String,
+    /// What went wrong, in a sentence.
+    pub message: String,
+    /// What the user can do besides quitting.
+    pub remedy: Remedy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ProblemFile {
+    History,
+    Settings,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Remedy {
+    /// Keep the file under another name beside it and start afresh.
+    MoveAside,
+    /// Fix what is in the way (permissions, a lock, disk space), then try again.
+    Retry,
 }
 
 impl AppState {
     /// Resolves and creates the data directory and opens the history. Tauri's own resolver
     /// is used so that the settings store, WebKit's storage and our files share one place.
+    /// A history or settings file that cannot be used is recorded as a problem, never
+    /// replaced: the window asks what to do.
     pub fn open(app: &AppHandle) -> anyhow::Result<Self> {
         let root = app.path().app_data_dir()?;
         let paths = DataPaths::at(root);
         paths.ensure()?;
-        let store = Arc::new(Store::open(&paths.database())?);
+        let history = open_history(&paths);
+        let settings_problem = crate::settings::check_file(&paths.settings());
         let http = HttpConfig::default();
         let client = http::client(&http)?;
         Ok(Self {
             paths,
-            store,
+            history: RwLock::new(history),
+            settings_problem: Mutex::new(settings_problem),
             client,
             http,
             runs: Mutex::new(HashMap::new()),
             live_models: Mutex::new(HashMap::new()),
+            quitting: AtomicBool::new(false),
         })
     }
+
+    /// The history, or an error saying it is not open.
+    pub fn store(&self) -> Result<Arc<Store>, IpcError> {
+        match &*self.history.read().unwrap_or_else(PoisonError::into_inner) {
+            Ok(store) => Ok(store.clone()),
+            Err(problem) => Err(IpcError::new(
+                IpcErrorCode::Storage,
+                format!(
+                    "Your history is not open: {} ({})",
+                    problem.message, problem.path
+                ),
+            )),
+        }
+    }
+
+    pub fn problems(&self) -> Vec<StartupProblem> {
+        let history = self
+            .history
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .err()
+            .cloned();
+        let settings = self.settings_problem().clone();
+        history.into_iter().chain(settings).collect()
+    }
+
+    pub fn settings_problem(&self) -> std::sync::MutexGuard<'_, Option<StartupProblem>> {
+        self.settings_problem
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Moves the history file aside (when asked to) and opens the history again.
+    pub fn reopen_history(&self, move_aside: bool) -> Result<(), IpcError> {
+        let mut history = self.history.write().unwrap_or_else(PoisonError::into_inner);
+        if history.is_ok() {
+            return Ok(());
+        }
+        let database = self.paths.database();
+        if move_aside && database.exists() {
+            ponder_core::paths::move_aside(&database).map_err(|e| {
+                IpcError::new(
+                    IpcErrorCode::Storage,
+                    format!("Cannot rename {}: {e}", database.display()),
+                )
+            })?;
+        }
+        *history = open_history(&self.paths);
+        Ok(())
+    }
+}
+
+fn open_history(paths: &DataPaths) -> Result<Arc<Store>, StartupProblem> {
+    let database = paths.database();
+    Store::open(&database).map(Arc::new).map_err(|err| {
+        let remedy = match err.remedy() {
+            OpenRemedy::MoveAside => Remedy::MoveAside,
+            OpenRemedy::Retry => Remedy::Retry,
+        };
+        StartupProblem {
+            file: ProblemFile::History,
+            path: database.display().to_string(),
+            message: err.to_string(),
+            remedy,
+        }
+    })
 }
 
 #[cfg(test)]

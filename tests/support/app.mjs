@@ -1,6 +1,6 @@
 // Launching the real Ponder binary through tauri-driver for end-to-end tests.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -63,7 +63,12 @@ export async function startDriver({ env }) {
   return {
     base,
     log: () => log,
-    newSession: () => Session.start(base, { 'tauri:options': { application: app } }),
+    newSession: async () => {
+      // Ponder runs once per desktop session: a launch while the last one is still closing
+      // would hand over to it and exit. Wait until it is gone.
+      await waitFor(() => runningApps(app).length === 0, 'the previous app instance to exit', 15000);
+      return Session.start(base, { 'tauri:options': { application: app } });
+    },
     stop: async () => {
       const group = (signal) => {
         try {
@@ -89,4 +94,20 @@ export async function waitFor(check, what, timeoutMs = 10000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+}
+
+/** The pids of running processes started from the binary `app`. */
+export function runningApps(app = appBinary()) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv0 = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')[0];
+      const state = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (argv0 === app && state !== 'Z') pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }

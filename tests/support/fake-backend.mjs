@@ -477,6 +477,20 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return providerView(p);
     },
     keyring_status: () => options.keyring ?? { available: true, message: null },
+    startup_problems: () => problems,
+    resolve_startup_problem: ({ file, remedy }) => {
+      // Moving a file aside always lets the app start afresh; trying again helps only once
+      // the test says the cause is gone.
+      if (remedy === 'moveAside' || options.fixedOnRetry) {
+        fake.movedAside = [...(fake.movedAside ?? []), ...(remedy === 'moveAside' ? [file] : [])];
+        problems = problems.filter((p) => p.file !== file);
+      }
+      return problems;
+    },
+    quit: () => {
+      fake.quit = true;
+      return null;
+    },
     list_models: () => modelViews(),
     refresh_models: () => ({ listed: {}, failed: {} }),
     open_external: ({ url }) => {
@@ -633,6 +647,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return { conversations: 1, messages: 1 };
     },
   };
+
+  let problems = [...(options.problems ?? [])];
 
   mockIPC((cmd, args) => {
     fake.calls.push({ cmd, args: cmd === 'set_api_key' ? { provider: args.provider, key: '(redacted)' } : args });

@@ -78,7 +78,7 @@ describe('App shell', () => {
   it('keeps Send disabled while no model is chosen, and says why', async () => {
     backend();
     render(App);
-    const input = screen.getByTestId('composer-input');
+    const input = await screen.findByTestId('composer-input');
     await fireEvent.input(input, { target: { value: 'hello' } });
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', true);
     expect(screen.getByTestId('composer-hint').textContent).toBe('No model chosen yet.');
@@ -105,7 +105,7 @@ describe('App chat', () => {
     const fake = backend({ settings: DEFAULTS });
     render(App);
     await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
-    const input = screen.getByTestId('composer-input');
+    const input = await screen.findByTestId('composer-input');
     await fireEvent.input(input, { target: { value: 'How many primes are below 100?' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     await waitFor(() => expect(screen.getByTestId('message-meta').textContent).toContain('860 reasoning'), { timeout: 4000 });
@@ -121,12 +121,44 @@ describe('App chat', () => {
     backend({ settings: DEFAULTS });
     render(App);
     await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
-    const input = screen.getByTestId('composer-input');
+    const input = await screen.findByTestId('composer-input');
     await fireEvent.input(input, { target: { value: '/model gemini-3-pro/low' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     const note = await screen.findByTestId('note');
     expect(note.textContent).toContain('✓ Switched to Google gemini-3-pro');
     expect(note.textContent).toContain('Thinking: low (LOW)');
     expect(screen.getByTestId('model-button').textContent).toContain('Gemini 3 Pro');
+  });
+});
+
+describe('files the backend could not use', () => {
+  const corrupt = {
+    file: 'history',
+    path: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
+    message: 'the history database failed: file is not a database',
+    remedy: 'moveAside',
+  };
+
+  it('come first, with the path and a choice, and the app starts once they are dealt with', async () => {
+    const fake = backend({ problems: [corrupt] }) as Fake & { movedAside?: string[] };
+    render(App);
+    const card = await screen.findByTestId('problem-history');
+    expect(card.textContent).toContain('file is not a database');
+    expect(screen.getByTestId('problem-path').textContent).toBe(corrupt.path);
+    expect(screen.queryByTestId('composer-input')).toBeNull();
+    await fireEvent.click(screen.getByTestId('problem-move-aside'));
+    expect(await screen.findByTestId('composer-input')).toBeTruthy();
+    expect(fake.movedAside).toEqual(['history']);
+  });
+
+  it('say so when trying again did not help, and can quit', async () => {
+    const fake = backend({
+      problems: [{ ...corrupt, file: 'settings', message: 'Your settings could not be read: it cannot be read: permission denied.', remedy: 'retry' }],
+    }) as Fake & { quit?: boolean };
+    render(App);
+    await fireEvent.click(await screen.findByTestId('problem-retry'));
+    expect((await screen.findByTestId('problem-error')).textContent).toContain('permission denied');
+    await fireEvent.click(screen.getByTestId('problem-quit'));
+    await waitFor(() => expect(fake.quit).toBe(true));
   });
 });

@@ -76,9 +76,56 @@ impl DataPaths {
     }
 }
 
+/// Renames a file Ponder cannot use to `NAME.unreadable-SECONDS` beside it (with the SQLite
+/// `-wal` and `-shm` files that belong to it), so the user can start afresh without losing
+/// it. Returns the new path. Nothing is ever deleted.
+pub fn move_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".unreadable-{stamp}"));
+    let mut target = path.with_file_name(&name);
+    let mut n = 1;
+    while target.exists() {
+        let mut numbered = name.clone();
+        numbered.push(format!("-{n}"));
+        target = path.with_file_name(numbered);
+        n += 1;
+    }
+    std::fs::rename(path, &target)?;
+    for suffix in ["-wal", "-shm"] {
+        let mut side = path.as_os_str().to_os_string();
+        side.push(suffix);
+        let side = PathBuf::from(side);
+        if side.exists() {
+            let mut moved = target.as_os_str().to_os_string();
+            moved.push(suffix);
+            std::fs::rename(&side, PathBuf::from(moved))?;
+        }
+    }
+    Ok(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moving_aside_keeps_the_file_and_its_sidecars() {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp.path().join("ponder.sqlite3");
+        std::fs::write(&db, b"not a database").unwrap();
+        std::fs::write(tmp.path().join("ponder.sqlite3-wal"), b"wal").unwrap();
+        let first = move_aside(&db).unwrap();
+        assert!(!db.exists());
+        assert_eq!(std::fs::read(&first).unwrap(), b"not a database");
+        assert!(PathBuf::from(format!("{}-wal", first.display())).exists());
+        std::fs::write(&db, b"again").unwrap();
+        let second = move_aside(&db).unwrap();
+        assert_ne!(first, second, "an earlier copy is never overwritten");
+        assert_eq!(std::fs::read(&first).unwrap(), b"not a database");
+    }
 
     #[test]
     fn data_dir_is_identifier_below_base() {

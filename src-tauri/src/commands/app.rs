@@ -1,7 +1,8 @@
 use ponder_core::About;
-use tauri::State;
+use tauri::{AppHandle, State};
 
-use crate::state::AppState;
+use crate::error::{IpcError, IpcErrorCode};
+use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
 
 /// The version and the data directory, for the status line.
 #[tauri::command]
@@ -12,8 +13,7 @@ pub fn app_info(state: State<'_, AppState>) -> About {
 /// Opens a web link from an answer in the system's browser; the app's own window never
 /// navigates away. Only `http` and `https` addresses are opened.
 #[tauri::command(async)]
-pub fn open_external(url: String) -> Result<(), crate::error::IpcError> {
-    use crate::error::{IpcError, IpcErrorCode};
+pub fn open_external(url: String) -> Result<(), IpcError> {
     let lower = url.trim().to_ascii_lowercase();
     if !(lower.starts_with("https://") || lower.starts_with("http://")) {
         return Err(IpcError::new(
@@ -37,4 +37,49 @@ pub fn open_external(url: String) -> Result<(), crate::error::IpcError> {
                 format!("could not open a browser: {e}"),
             )
         })
+}
+
+/// Files Ponder could not use at start-up; the window shows them before anything else.
+#[tauri::command(async)]
+pub fn startup_problems(state: State<'_, AppState>) -> Vec<StartupProblem> {
+    state.problems()
+}
+
+/// What the user chose for a file Ponder could not use: keep it aside under another name
+/// and start afresh, or try again after fixing it. Returns the problems that remain.
+#[tauri::command(async)]
+pub fn resolve_startup_problem(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    file: ProblemFile,
+    remedy: Remedy,
+) -> Result<Vec<StartupProblem>, IpcError> {
+    let move_aside = remedy == Remedy::MoveAside;
+    match file {
+        ProblemFile::History => state.reopen_history(move_aside)?,
+        ProblemFile::Settings => {
+            let path = state.paths.settings();
+            if move_aside && path.exists() {
+                ponder_core::paths::move_aside(&path).map_err(|e| {
+                    IpcError::new(
+                        IpcErrorCode::Storage,
+                        format!("Cannot rename {}: {e}", path.display()),
+                    )
+                })?;
+            }
+            let problem = crate::settings::check_file(&path);
+            let solved = problem.is_none();
+            *state.settings_problem() = problem;
+            if solved {
+                crate::settings::reload(&app)?;
+            }
+        }
+    }
+    Ok(state.problems())
+}
+
+/// Quits the app the way closing its window does: running answers are stopped and stored.
+#[tauri::command]
+pub fn quit(app: AppHandle) {
+    app.exit(0);
 }

@@ -48,8 +48,8 @@ pub async fn regenerate(
     message_id: String,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    let target = state.store.message(&message_id)?;
-    let messages = state.store.messages(&target.conversation_id)?;
+    let target = state.store()?.message(&message_id)?;
+    let messages = state.store()?.messages(&target.conversation_id)?;
     let question = messages
         .iter()
         .rev()
@@ -81,8 +81,8 @@ pub async fn edit_and_resend(
 /// removed here: the question and what follows it are replaced only in the transaction that
 /// stores the new turn, after the key, settings and model have all been checked.
 fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendRequest, IpcError> {
-    let question = state.store.message(question_id)?;
-    let conversation = state.store.conversation(&question.conversation_id)?;
+    let question = state.store()?.message(question_id)?;
+    let conversation = state.store()?.conversation(&question.conversation_id)?;
     let (Some(provider), Some(model)) = (conversation.provider.clone(), conversation.model.clone())
     else {
         return Err(IpcError::new(
@@ -129,6 +129,12 @@ fn start(
         ));
     }
     let state = app.state::<AppState>();
+    if state.quitting.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "Ponder is quitting.",
+        ));
+    }
     let settings = crate::settings::load(&app)?;
     let model = Catalog::builtin().resolve(Some(&request.provider), &request.model)?;
     let api_key = match &model.provider.api_key_env {
@@ -136,7 +142,7 @@ fn start(
         Some(_) => Some(ponder_core::secrets::api_key(&model.provider.id)?),
     };
     if let Some(replaced) = &replaces {
-        let replaced = state.store.message(replaced)?;
+        let replaced = state.store()?.message(replaced)?;
         if request.conversation_id.as_deref() != Some(replaced.conversation_id.as_str()) {
             return Err(IpcError::new(
                 IpcErrorCode::InvalidInput,
@@ -145,8 +151,8 @@ fn start(
         }
     }
     let conversation = match &request.conversation_id {
-        Some(id) => state.store.conversation(id)?,
-        None => state.store.create_conversation(NewConversation {
+        Some(id) => state.store()?.conversation(id)?,
+        None => state.store()?.create_conversation(NewConversation {
             title: ponder_core::store::title_from(&text),
             provider: Some(model.provider.id.clone()),
             model: Some(model.id.clone()),
@@ -158,17 +164,17 @@ fn start(
     };
     if conversation.title == "New conversation" {
         state
-            .store
+            .store()?
             .rename_conversation(&conversation.id, &ponder_core::store::title_from(&text))?;
     }
     state
-        .store
+        .store()?
         .set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
     let mut conversation_settings = conversation.settings.clone();
     if conversation_settings.choice != request.choice {
         conversation_settings.choice = request.choice;
         state
-            .store
+            .store()?
             .set_conversation_settings(&conversation.id, &conversation_settings)?;
     }
     let run_id = ponder_core::store::new_id();
@@ -183,7 +189,7 @@ fn start(
         run_id: run_id.clone(),
         conversation_id: conversation.id.clone(),
     };
-    let store = state.store.clone();
+    let store = state.store()?.clone();
     let client = state.client.clone();
     let http = state.http.clone();
     let base_url = settings.base_url(&model.provider.id).map(str::to_owned);

@@ -12,7 +12,7 @@ pub fn list_conversations(
     include_archived: Option<bool>,
 ) -> Result<Vec<ConversationSummary>, IpcError> {
     Ok(state
-        .store
+        .store()?
         .list_conversations(include_archived.unwrap_or(false))?)
 }
 
@@ -31,7 +31,7 @@ pub fn create_conversation(
     model: Option<String>,
     settings: Option<ReasoningSettings>,
 ) -> Result<ConversationView, IpcError> {
-    let c = state.store.create_conversation(NewConversation {
+    let c = state.store()?.create_conversation(NewConversation {
         title: String::new(),
         provider,
         model,
@@ -46,12 +46,12 @@ pub fn rename_conversation(
     id: String,
     title: String,
 ) -> Result<(), IpcError> {
-    Ok(state.store.rename_conversation(&id, &title)?)
+    Ok(state.store()?.rename_conversation(&id, &title)?)
 }
 
 #[tauri::command(async)]
 pub fn delete_conversation(state: State<'_, AppState>, id: String) -> Result<(), IpcError> {
-    Ok(state.store.delete_conversation(&id)?)
+    Ok(state.store()?.delete_conversation(&id)?)
 }
 
 #[tauri::command(async)]
@@ -60,7 +60,7 @@ pub fn pin_conversation(
     id: String,
     pinned: bool,
 ) -> Result<(), IpcError> {
-    Ok(state.store.set_pinned(&id, pinned)?)
+    Ok(state.store()?.set_pinned(&id, pinned)?)
 }
 
 /// The model a conversation talks to next, saved as soon as the user picks it.
@@ -72,7 +72,9 @@ pub fn set_conversation_model(
     model: String,
 ) -> Result<(), IpcError> {
     ponder_core::reasoning::Catalog::builtin().resolve(Some(&provider), &model)?;
-    Ok(state.store.set_conversation_model(&id, &provider, &model)?)
+    Ok(state
+        .store()?
+        .set_conversation_model(&id, &provider, &model)?)
 }
 
 #[tauri::command(async)]
@@ -81,7 +83,7 @@ pub fn set_conversation_settings(
     id: String,
     settings: ReasoningSettings,
 ) -> Result<ConversationView, IpcError> {
-    state.store.set_conversation_settings(&id, &settings)?;
+    state.store()?.set_conversation_settings(&id, &settings)?;
     view(&state, &id)
 }
 
@@ -96,11 +98,11 @@ pub fn search(
     } else {
         SearchScope::Text
     };
-    Ok(state.store.search(&query, scope, 50)?)
+    Ok(state.store()?.search(&query, scope, 50)?)
 }
 
 pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
-    let conversation = state.store.conversation(id)?;
-    let messages = state.store.messages(id)?;
+    let conversation = state.store()?.conversation(id)?;
+    let messages = state.store()?.messages(id)?;
     Ok(ConversationView::new(conversation, &messages))
 }

@@ -37,8 +37,8 @@ pub async fn export_conversation(
     format: Format,
     thoughts: ThoughtsMode,
 ) -> Result<Exported, IpcError> {
-    let conversation = state.store.conversation(&id)?;
-    let messages = state.store.messages(&id)?;
+    let conversation = state.store()?.conversation(&id)?;
+    let messages = state.store()?.messages(&id)?;
     let thoughts = match thoughts {
         ThoughtsMode::Details => Thoughts::Details,
         ThoughtsMode::Section => Thoughts::Section,
@@ -101,13 +101,18 @@ pub async fn import_file(
             format!("cannot open that file: {e}"),
         )
     })?;
-    let bytes = std::fs::read(&path).map_err(|e| {
-        IpcError::new(
-            IpcErrorCode::Storage,
-            format!("cannot read {}: {e}", path.display()),
-        )
+    let store = state.store()?;
+    // The size is checked before the file is read: a huge file is refused, not loaded.
+    let bytes = export::read_file(&path).map_err(|e| match e {
+        export::ImportError::Unreadable { .. } => {
+            IpcError::new(IpcErrorCode::Storage, e.to_string())
+        }
+        other => IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("{}: {other}", path.display()),
+        ),
     })?;
-    let report = export::import(&state.store, &bytes)
+    let report = export::import(&store, &bytes)
         .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
     Ok(Some(Imported {
         conversations: report.conversations,

@@ -129,7 +129,7 @@ pub fn translate_preview(
     let model = Catalog::builtin().resolve(Some(&provider), &model)?;
     let context = match &conversation_id {
         Some(id) => {
-            let history = state.store.history(id)?;
+            let history = state.store()?.history(id)?;
             Some(effective_tokens(&history, &settings, &model))
         }
         None => None,
@@ -166,7 +166,7 @@ pub fn context_tokens(
     model: String,
 ) -> Result<TokenCount, IpcError> {
     let model = Catalog::builtin().resolve(Some(&provider), &model)?;
-    let conversation = state.store.conversation(&id)?;
-    let history = state.store.history(&id)?;
+    let conversation = state.store()?.conversation(&id)?;
+    let history = state.store()?.history(&id)?;
     Ok(effective_tokens(&history, &conversation.settings, &model))
 }

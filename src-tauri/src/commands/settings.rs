@@ -34,7 +34,7 @@ pub fn purge_thoughts(
     older_than_days: u32,
 ) -> Result<PurgeReport, IpcError> {
     let before = now_ms() - i64::from(older_than_days.max(1)) * 86_400_000;
-    let (messages, bytes_freed) = state.store.purge_thoughts(before)?;
+    let (messages, bytes_freed) = state.store()?.purge_thoughts(before)?;
     Ok(PurgeReport {
         messages,
         bytes_freed,

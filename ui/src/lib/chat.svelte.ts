@@ -1,7 +1,7 @@
 // The conversations, the one on screen, the model and level chosen for it, and the runs
 // streaming into it. Runs are folded by the pure `foldEvent` (stream.ts); this class only
 // keeps the results and talks to the backend through `ipc`.
-import { applySetting, describeSetting, HELP, messageFromText, parseCommand, type Command } from './commands';
+import { applySetting, describeSetting, HELP, messageFromText, mistypedLevel, parseCommand, type Command } from './commands';
 import { choiceLabel } from './format';
 import { AppError, ipc } from './ipc';
 import { foldEvent, newRun, type LiveRun } from './stream';
@@ -433,6 +433,11 @@ export class ChatState {
         }
         const model = this.findModel(command.model);
         if (!model) {
+          const level = mistypedLevel(command.model, (id) => this.findModel(id) !== null);
+          if (level) {
+            this.note([level], 'error');
+            return false;
+          }
           this.note([`No model named "${command.model}". Type /model and a few letters to see the list.`], 'error');
           return false;
         }

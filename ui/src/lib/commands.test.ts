@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { applySetting, complete, messageFromText, parseChoice, parseCommand, parseModelChoice } from './commands';
+import { applySetting, complete, messageFromText, mistypedLevel, parseChoice, parseCommand, parseModelChoice } from './commands';
 import { defaultReasoningSettings, type ModelView } from './types';
 
 const levels = [
@@ -155,5 +155,29 @@ describe('completion', () => {
     expect(complete('/set reasoning.stripFromContext a', ctx).map((c) => c.label)).toEqual(['all', 'allButLast']);
     expect(complete('/profile l', ctx).map((c) => c.text)).toEqual(['/profile load ', '/profile list']);
     expect(complete('/profile load d', ctx).map((c) => c.text)).toEqual(['/profile load deep']);
+  });
+});
+
+describe('a known model with an unknown level', () => {
+  const known = (id: string) => ['claude-sonnet-4-5', 'o3'].includes(id);
+
+  it('is an error naming the level, while slashed ids of unknown heads stay ids', () => {
+    expect(mistypedLevel('claude-sonnet-4-5/ultra', known)).toMatch(/unknown thinking choice "ultra"/);
+    expect(mistypedLevel('claude-sonnet-4-5/-5', known)).toMatch(/unknown thinking choice "-5"/);
+    expect(mistypedLevel('o3/ultra', known)).toMatch(/ultra/);
+    expect(mistypedLevel('anthropic/claude-sonnet-4.5', known)).toBeNull();
+    expect(mistypedLevel('claude-sonnet-4-5', known)).toBeNull();
+  });
+
+  it('says a budget past the largest is too large, not that it must be above zero', () => {
+    const parsed = parseChoice('99999999999');
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.error).toMatch(/too large/);
+      expect(parsed.error).toMatch(/4,294,967,295/);
+      expect(parsed.error).not.toMatch(/above zero/);
+    }
+    expect(parseChoice('4294967295')).toEqual({ ok: true, value: 4294967295 });
+    expect(parseChoice('0').ok).toBe(false);
   });
 });

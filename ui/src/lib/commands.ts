@@ -52,9 +52,16 @@ export function parseChoice(input: string): Parsed<Choice> {
       return { ok: true, value: 'max' };
   }
   if (/^[\d_,]+$/.test(text)) {
-    const n = Number(text.replace(/[_,]/g, ''));
-    if (!Number.isSafeInteger(n) || n <= 0 || n > 4_294_967_295) {
+    const digits = text.replace(/[_,]/g, '').replace(/^0+/, '');
+    if (digits === '') {
       return { ok: false, error: `a thinking budget must be a whole number of tokens above zero, not "${input}"` };
+    }
+    const n = Number(digits);
+    if (!Number.isSafeInteger(n) || n > 4_294_967_295) {
+      return {
+        ok: false,
+        error: `a thinking budget of ${digits} tokens is too large; the largest Ponder takes is 4,294,967,295 (and each model caps it lower)`,
+      };
     }
     return { ok: true, value: n };
   }
@@ -79,6 +86,18 @@ export function parseModelChoice(input: string): Parsed<{ model: string; choice:
     if (model.includes('/')) return { ok: false, error: `unknown thinking choice "${last}"; use ${VALID_SPELLINGS}` };
   }
   return { ok: true, value: { model: text, choice: null } };
+}
+
+/**
+ * For a `/model` target that names no model: when what comes before its last slash is a
+ * model we know, the last part was meant as a level (`claude-sonnet-4-5/ultra`), and this is
+ * the error to show; null otherwise. Mirrors ponder-core's `Catalog::parse_target`.
+ */
+export function mistypedLevel(target: string, isModel: (id: string) => boolean): string | null {
+  const slash = target.lastIndexOf('/');
+  if (slash <= 0 || !isModel(target.slice(0, slash))) return null;
+  const choice = parseChoice(target.slice(slash + 1));
+  return choice.ok ? null : choice.error;
 }
 
 /** Parses composer text; null when it is a message, not a command (`//x` sends `/x`). */

@@ -24,6 +24,7 @@ import {
   type SendRequest,
   type Settings,
   type SettingsPatch,
+  type StartupProblem,
   type StreamEvent,
   type Theme,
   type TranslatePreview,
@@ -95,6 +96,11 @@ async function startRun(
 
 export const ipc = {
   appInfo: () => call<About>('app_info'),
+  startupProblems: () => call<StartupProblem[]>('startup_problems'),
+  resolveStartupProblem: (file: StartupProblem['file'], remedy: StartupProblem['remedy']) =>
+    call<StartupProblem[]>('resolve_startup_problem', { file, remedy }),
+  /** Quits as closing the window does: running answers are stopped and stored first. */
+  quit: () => call<void>('quit'),
   getSettings: () => call<Settings>('get_settings'),
   setTheme: (theme: Theme) => call<Settings>('set_theme', { theme }),
   updateSettings: (patch: SettingsPatch) => call<AppSettings>('update_settings', { patch }),

@@ -1,12 +1,47 @@
 // The state of the app shell: what the backend told us about itself, and the theme.
 import { AppError, ipc } from './ipc';
 import { applyTheme, isTheme, rememberedTheme } from './theme';
-import type { About, AppSettings, Theme } from './types';
+import type { About, AppSettings, StartupProblem, Theme } from './types';
 
 export class Shell {
   about = $state<About | null>(null);
   theme = $state<Theme>(rememberedTheme());
   error = $state<AppError | null>(null);
+  /** Files Ponder could not use at start-up; null until asked. */
+  problems = $state<StartupProblem[] | null>(null);
+  /** Why the last attempt to resolve a problem failed. */
+  problemError = $state<string | null>(null);
+
+  /** Asks the backend which files it could not use; the window shows them first. */
+  async checkProblems(): Promise<StartupProblem[]> {
+    try {
+      this.problems = await ipc.startupProblems();
+    } catch (raw) {
+      this.error = AppError.from(raw);
+      this.problems = [];
+    }
+    return this.problems;
+  }
+
+  async resolveProblem(problem: StartupProblem, remedy: StartupProblem['remedy']): Promise<void> {
+    this.problemError = null;
+    try {
+      const left = await ipc.resolveStartupProblem(problem.file, remedy);
+      const same = left.find((p) => p.file === problem.file);
+      if (same && remedy === 'retry') this.problemError = `Still not usable: ${same.message}`;
+      this.problems = left;
+    } catch (raw) {
+      this.problemError = AppError.from(raw).message;
+    }
+  }
+
+  async quit(): Promise<void> {
+    try {
+      await ipc.quit();
+    } catch (raw) {
+      this.problemError = AppError.from(raw).message;
+    }
+  }
 
   /** Loads the about box and the settings; resolves to the settings (null if they failed). */
   async load(): Promise<Partial<AppSettings> | null> {

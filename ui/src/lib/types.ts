@@ -10,6 +10,15 @@ export interface About {
   databasePath: string;
 }
 
+/** A file Ponder could not use at start-up (`src/state.rs`, StartupProblem). */
+export interface StartupProblem {
+  file: 'history' | 'settings';
+  path: string;
+  message: string;
+  /** Besides quitting: keep the file aside and start afresh, or fix it and try again. */
+  remedy: 'moveAside' | 'retry';
+}
+
 export const THEMES = ['light', 'dark', 'system'] as const;
 export type Theme = (typeof THEMES)[number];
 

@@ -26,6 +26,8 @@ pub struct ImportReport {
 pub enum ImportError {
     #[error("the file is {size} bytes ({mib:.1} MiB); Ponder imports files of at most 256 MiB", mib = *.size as f64 / 1_048_576.0)]
     TooLarge { size: usize },
+    #[error("cannot read {path}: {reason}")]
+    Unreadable { path: String, reason: String },
     #[error("the file is empty")]
     Empty,
     #[error(
@@ -62,6 +64,28 @@ impl From<InsertError> for ImportError {
             InsertError::Store(e) => Self::Store(e),
         }
     }
+}
+
+/// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
+/// (and reading at most one byte past the cap, should the file grow meanwhile).
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| ImportError::Unreadable {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    if size > MAX_IMPORT_BYTES as u64 {
+        return Err(ImportError::TooLarge {
+            size: usize::try_from(size).unwrap_or(usize::MAX),
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_IMPORT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    Ok(bytes)
 }
 
 /// Imports a `ponder-conversation` or `ponder-backup` file, all or nothing.

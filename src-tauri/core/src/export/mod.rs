@@ -23,7 +23,7 @@ use crate::store::{
     Conversation, ConversationRecord, MessageStatus, Store, StoreError, StoredMessage,
 };
 
-pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse};
+pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse, read_file};
 pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
 /// How Markdown and HTML exports show a model's thoughts.

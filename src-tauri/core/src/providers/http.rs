@@ -188,7 +188,7 @@ async fn attempt_once(
             .headers()
             .get("location")
             .and_then(|v| v.to_str().ok())
-            .map_or_else(|| "another address".to_owned(), |l| preview(l));
+            .map_or_else(|| "another address".to_owned(), preview);
         return Err(Attempt::Failed(ProviderError {
             status: Some(status),
             ..ProviderError::new(

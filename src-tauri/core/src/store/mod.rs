@@ -57,6 +57,33 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// What can be done about a history file that would not open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenRemedy {
+    /// The file cannot be read as a history (damaged, not a database, from a newer Ponder):
+    /// move it aside and start afresh.
+    MoveAside,
+    /// Something outside the file is in the way (permissions, a lock, a full disk): fix
+    /// that and try again.
+    Retry,
+}
+
+impl StoreError {
+    pub fn remedy(&self) -> OpenRemedy {
+        use rusqlite::ErrorCode;
+        match self {
+            Self::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => match e.code {
+                ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase => OpenRemedy::MoveAside,
+                _ => OpenRemedy::Retry,
+            },
+            Self::Migration(_) | Self::NewerSchema { .. } | Self::Corrupt(_) => {
+                OpenRemedy::MoveAside
+            }
+            _ => OpenRemedy::Retry,
+        }
+    }
+}
+
 pub struct Store {
     conn: Mutex<Connection>,
     owner: owner::RunOwner,
