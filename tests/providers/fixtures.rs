@@ -5,126 +5,21 @@
 //! Regenerate the expected files after a deliberate change with `PONDER_BLESS=1`, then read
 //! the diff against the recording before committing it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ponder_core::chat::{ChatEvent, Origin, StopReason};
 use ponder_core::draft::{Draft, Turn};
-use ponder_core::providers::stream::{Mapper, StreamDecoder};
+use ponder_core::providers::stream::StreamDecoder;
 use ponder_core::providers::{anthropic, gemini, ollama, openai_chat, openai_responses};
+use ponder_tests::recordings::{
+    Protocol, all_fixtures, is_stream, mapper, protocol_of, real_dir, wire_bytes,
+};
 use serde_json::{Value, json};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Protocol {
-    Anthropic,
-    Chat,
-    Responses,
-    Gemini,
-    Ollama,
-}
-
-/// Recordings of wire formats Ponder does not speak, with the reason.
-const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "bedrock/",
-        "AWS Bedrock Converse (binary event-stream and its JSON shapes) is not one of Ponder's protocols",
-    ),
-    (
-        "cohere/",
-        "Cohere's v2 chat API is not one of Ponder's protocols",
-    ),
-    (
-        "inline-think/vercel-bedrock-",
-        "Bedrock Converse framing; its <think> text is covered by the think-tag splitter tests",
-    ),
-    ("errors/", "error bodies, covered by the error tests"),
-];
-
-fn protocol_of(path: &str) -> Option<Protocol> {
-    if UNSUPPORTED
-        .iter()
-        .any(|(prefix, _)| path.starts_with(prefix))
-    {
-        return None;
-    }
-    let name = path.rsplit('/').next().unwrap();
-    Some(
-        if path.starts_with("anthropic/")
-            || path.starts_with("minimax/")
-            || name.contains("anthropic-format")
-        {
-            Protocol::Anthropic
-        } else if path.starts_with("google/") {
-            Protocol::Gemini
-        } else if path.starts_with("ollama/attogram-") {
-            Protocol::Ollama
-        } else if name.contains("responses") {
-            Protocol::Responses
-        } else {
-            Protocol::Chat
-        },
-    )
-}
-
-fn real_dir() -> PathBuf {
-    ponder_tests::workspace_root().join("tests/fixtures/real")
-}
 
 fn expected_path(fixture: &str) -> PathBuf {
     ponder_tests::workspace_root()
         .join("tests/fixtures/expected")
         .join(format!("{fixture}.json"))
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    let root = real_dir();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() || dir.ends_with("LICENSES") {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            let rel = file
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push(rel);
-        }
-    }
-    out.sort();
-    out
-}
-
-fn mapper(protocol: Protocol) -> Mapper {
-    let (provider, model) = ("fixture", "recorded");
-    match protocol {
-        Protocol::Anthropic => Mapper::Anthropic(anthropic::EventMapper::new(provider, model)),
-        Protocol::Chat => {
-            Mapper::OpenaiChat(openai_chat::EventMapper::new(provider, model, true, false))
-        }
-        Protocol::Responses => {
-            Mapper::OpenaiResponses(openai_responses::EventMapper::new(provider, model))
-        }
-        Protocol::Gemini => Mapper::Gemini(gemini::EventMapper::new(provider, model)),
-        Protocol::Ollama => Mapper::Ollama(ollama::EventMapper::new(provider, model)),
-    }
-}
-
-/// The body as it comes off the wire: `.jsonl` recordings lost their SSE framing, so it is put back.
-fn wire_bytes(path: &Path) -> Vec<u8> {
-    let bytes = std::fs::read(path).unwrap();
-    if path.extension().is_some_and(|e| e == "jsonl") {
-        let text = String::from_utf8(bytes).unwrap();
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| format!("data: {l}\n\n"))
-            .collect::<String>()
-            .into_bytes()
-    } else {
-        bytes
-    }
 }
 
 /// Runs the stream split into the given pieces; returns the normalised events and the turn.
@@ -248,10 +143,6 @@ fn check_against_expected(fixture: &str, actual: &Value) {
         serde_json::to_string(&expected).unwrap(),
         serde_json::to_string(actual).unwrap()
     );
-}
-
-fn is_stream(path: &str) -> bool {
-    path.ends_with(".sse") || path.ends_with(".jsonl") || path.ends_with(".ndjson")
 }
 
 #[test]

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+pub mod recordings;
+
 /// The workspace root, for finding built binaries and fixtures.
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -220,7 +220,7 @@ fn envelope(value: &Value) -> Envelope {
         Some(inner) if inner.is_object() => inner,
         Some(Value::String(message)) => {
             return Envelope {
-                message: Some(message.clone()),
+                message: Some(message.trim().to_owned()).filter(|m| !m.is_empty()),
                 code: None,
                 status: None,
                 retry_delay: None,
@@ -234,7 +234,7 @@ fn envelope(value: &Value) -> Envelope {
     };
     let text = |v: Option<&Value>| {
         v.and_then(Value::as_str)
-            .map(str::to_owned)
+            .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty())
     };
     let mut message = text(error.get("message"))

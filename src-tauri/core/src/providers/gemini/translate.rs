@@ -197,7 +197,7 @@ fn usage_of(usage: UsageMetadata) -> Usage {
     // Gemini counts thoughts apart from the answer; Ponder's output includes both.
     let output = match (usage.candidates_token_count, usage.thoughts_token_count) {
         (None, None) => None,
-        (c, t) => Some(c.unwrap_or(0) + t.unwrap_or(0)),
+        (c, t) => Some(c.unwrap_or(0).saturating_add(t.unwrap_or(0))),
     };
     Usage {
         input: usage.prompt_token_count,

@@ -372,7 +372,9 @@ fn usage_of(usage: WireUsage) -> Usage {
     // Most vendors count reasoning inside completion tokens; xAI counts it apart, which shows
     // as more reasoning than output. Ponder's output always includes reasoning.
     let output = match (usage.completion_tokens, reasoning) {
-        (Some(output), Some(reasoning)) if reasoning > output => Some(output + reasoning),
+        (Some(output), Some(reasoning)) if reasoning > output => {
+            Some(output.saturating_add(reasoning))
+        }
         (output, _) => output,
     };
     Usage {
