@@ -439,7 +439,7 @@ fn data_that_is_not_json_ends_in_a_decode_error_for_every_protocol() {
             let protocol = PROTOCOLS[p];
             prop_assume!(serde_json::from_str::<Value>(&text).is_err());
             prop_assume!(text.trim() != "[DONE]" && !text.trim().is_empty());
-            let events = decode(protocol, &frame(protocol, &[text.clone()]));
+            let events = decode(protocol, &frame(protocol, std::slice::from_ref(&text)));
             let decode_error = events
                 .iter()
                 .any(|e| matches!(e, ChatEvent::Error(err) if err.kind == ErrorKind::Decode));
