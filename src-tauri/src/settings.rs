@@ -102,10 +102,15 @@ const KEYS: [&str; 9] = [
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
     let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
+    Ok(from_stored(|key| store.get(key)))
+}
+
+/// Settings from what the file holds under each key: each key is taken only if it reads as
+/// that setting, and keeps its default otherwise, so one bad value never costs the others.
+fn from_stored(get: impl Fn(&str) -> Option<Value>) -> Settings {
     let mut object = serde_json::to_value(Settings::default()).unwrap_or_default();
     for key in KEYS {
-        if let Some(value) = store.get(key) {
-            // Take each key only if it reads as that setting; keep the default otherwise.
+        if let Some(value) = get(key) {
             let mut trial = object.clone();
             trial[key] = value;
             if serde_json::from_value::<Settings>(trial.clone()).is_ok() {
@@ -113,7 +118,7 @@ pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
             }
         }
     }
-    Ok(serde_json::from_value(object).unwrap_or_default())
+    serde_json::from_value(object).unwrap_or_default()
 }
 
 /// Whether the settings file can be read as settings. A file that is not JSON, or not a
@@ -236,6 +241,60 @@ mod tests {
             assert_eq!(serde_json::from_str::<Theme>(text).unwrap(), theme);
         }
         assert!(serde_json::from_str::<Theme>("\"sepia\"").is_err());
+    }
+
+    /// Any JSON under any key, and any bytes as the file: reading never panics, a key that
+    /// does not read as its setting keeps its default without costing the others, and a file
+    /// that is not an object of settings is a problem with a message, never silently reset.
+    #[test]
+    fn the_settings_loader_takes_any_json_and_any_file() {
+        use proptest::prelude::*;
+        let value = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            ".{0,10}".prop_map(Value::String),
+            Just(serde_json::json!("dark")),
+            Just(
+                serde_json::json!({"anthropic": {"enabled": false, "baseUrl": "http://127.0.0.1:1"}})
+            ),
+            Just(serde_json::json!([1, 2])),
+            Just(serde_json::json!({"x": {}})),
+        ];
+        let entries = prop::collection::btree_map(prop::sample::select(KEYS.to_vec()), value, 0..9);
+        let config = ProptestConfig {
+            cases: 10_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        proptest!(config, |(entries in entries, bytes in prop::collection::vec(any::<u8>(), 0..48))| {
+            let settings = from_stored(|key| entries.get(key).cloned());
+            let read = serde_json::to_value(&settings).unwrap();
+            let defaults = serde_json::to_value(Settings::default()).unwrap();
+            for key in KEYS {
+                let alone = from_stored(|k| (k == key).then(|| entries.get(key).cloned()).flatten());
+                let alone = serde_json::to_value(alone).unwrap();
+                // A key reads the same with or without the others; one that does not read
+                // keeps its default.
+                prop_assert_eq!(&read[key], &alone[key]);
+                if entries.get(key).is_none() {
+                    prop_assert_eq!(&read[key], &defaults[key]);
+                }
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("settings.json");
+            std::fs::write(&path, &bytes).unwrap();
+            let is_object = matches!(serde_json::from_slice::<Value>(&bytes), Ok(Value::Object(_)));
+            match check_file(&path) {
+                None => prop_assert!(is_object),
+                Some(problem) => {
+                    prop_assert!(!is_object);
+                    prop_assert!(problem.message.contains("could not be read"));
+                    prop_assert_eq!(problem.path, path.display().to_string());
+                }
+            }
+            prop_assert_eq!(std::fs::read(&path).unwrap(), bytes, "never changed");
+        });
     }
 
     #[test]

@@ -507,3 +507,48 @@ fn retry_hints_of_any_shape_are_bounded_and_never_panic() {
         )
         .unwrap();
 }
+
+/// Any bytes, and real exports with one value replaced: reading an import never panics and
+/// says why it refuses; what it accepts imports into a fresh history or is refused there
+/// with a message, all or nothing.
+#[test]
+fn import_never_panics_on_any_file_and_says_why_it_refuses() {
+    use ponder_core::export;
+    use ponder_core::store::Store;
+    let _one = serial();
+    let valid: Value = serde_json::from_slice(
+        &std::fs::read(
+            ponder_tests::workspace_root().join("src-tauri/core/src/export/snapshots/primes.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    runner()
+        .run(
+            &(
+                prop::collection::vec(any::<u8>(), 0..64),
+                any::<usize>(),
+                any_json(),
+            ),
+            |(bytes, node, with)| {
+                if let Err(err) = within_budget(bytes.len(), || export::parse(&bytes)) {
+                    prop_assert!(!err.to_string().is_empty());
+                }
+                let mut value = valid.clone();
+                replace_node(&mut value, node, with);
+                let text = value.to_string();
+                match within_budget(text.len(), || export::parse(text.as_bytes())) {
+                    Err(err) => prop_assert!(!err.to_string().is_empty()),
+                    Ok(_) => {
+                        let store = Store::open_in_memory().unwrap();
+                        if let Err(err) = export::import(&store, text.as_bytes()) {
+                            prop_assert!(!err.to_string().is_empty());
+                            prop_assert_eq!(store.list_conversations(true).unwrap().len(), 0);
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+}

@@ -194,6 +194,57 @@ fn any_chunking_gives_the_same_result() {
     }
 }
 
+/// Any recorded stream cut into any pieces (up to eight cuts anywhere, UTF-8 sequences and
+/// SSE or NDJSON lines included) reads exactly as the whole.
+#[test]
+fn any_split_of_any_recording_reads_as_the_whole() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let streams: Vec<(String, Protocol, Vec<u8>, Value)> = all_fixtures()
+        .into_iter()
+        .filter(|f| is_stream(f))
+        .filter_map(|f| {
+            let protocol = protocol_of(&f)?;
+            let bytes = wire_bytes(&real_dir().join(&f));
+            let (events, turn) = run_stream(protocol, &[&bytes]);
+            let whole = summary(&events, &turn);
+            Some((f, protocol, bytes, whole))
+        })
+        .collect();
+    let mut runner = TestRunner::new(Config {
+        cases: std::env::var("PONDER_PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(10_000),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(
+            &(
+                any::<prop::sample::Index>(),
+                prop::collection::vec(any::<prop::sample::Index>(), 1..9),
+            ),
+            |(which, cuts)| {
+                let (name, protocol, bytes, whole) = which.get(&streams);
+                let mut at: Vec<usize> = cuts.iter().map(|c| c.index(bytes.len())).collect();
+                at.sort_unstable();
+                at.dedup();
+                let mut pieces: Vec<&[u8]> = Vec::new();
+                let mut from = 0;
+                for &cut in &at {
+                    pieces.push(&bytes[from..cut]);
+                    from = cut;
+                }
+                pieces.push(&bytes[from..]);
+                let (events, turn) = run_stream(*protocol, &pieces);
+                prop_assert!(summary(&events, &turn) == *whole, "{name}: cut at {at:?}");
+                Ok(())
+            },
+        )
+        .unwrap();
+}
+
 #[test]
 fn the_suggested_core_set_means_what_it_says() {
     let run = |fixture: &str| {

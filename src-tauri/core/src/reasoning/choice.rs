@@ -207,6 +207,38 @@ pub fn parse_model_choice(input: &str) -> Result<(String, Option<Choice>), Choic
 mod tests {
     use super::*;
 
+    /// Any text: the parsers never panic, and what they accept prints back to itself.
+    #[test]
+    fn the_choice_parsers_never_panic_and_round_trip_what_they_accept() {
+        use proptest::prelude::*;
+        let config = ProptestConfig {
+            cases: 10_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        let text = prop_oneof![
+            ".{0,24}",
+            "[a-z0-9._/-]{0,12}/[0-9_,]{0,14}",
+            "[a-z0-9.-]{1,16}/(default|off|none|minimal|low|med|medium|high|max|xhigh|[a-z]{1,6})",
+        ];
+        proptest!(config, |(input in text)| {
+            if let Ok(choice) = input.parse::<Choice>() {
+                prop_assert_eq!(choice.to_string().parse::<Choice>(), Ok(choice));
+                let json = serde_json::to_string(&choice).unwrap();
+                prop_assert_eq!(serde_json::from_str::<Choice>(&json).unwrap(), choice);
+            }
+            if let Ok((model, choice)) = parse_model_choice(&input) {
+                prop_assert!(!model.is_empty());
+                let again = match choice {
+                    Some(c) => format!("{model}/{c}"),
+                    None => model.clone(),
+                };
+                prop_assert_eq!(parse_model_choice(&again), Ok((model, choice)));
+            }
+            let _ = crate::reasoning::Catalog::builtin().parse_target(None, &input);
+        });
+    }
+
     #[test]
     fn a_budget_past_the_largest_says_it_is_too_large() {
         let errors = [

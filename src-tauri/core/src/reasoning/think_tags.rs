@@ -449,6 +449,62 @@ mod tests {
         assert_any_chunking_splits_to(make, "<think>x", &want);
     }
 
+    /// Text built from tag pieces, whitespace and multi-byte characters, cut anywhere (on
+    /// character boundaries) into any number of pieces: the streamed split always equals the
+    /// whole-text oracle.
+    #[test]
+    fn every_split_of_any_text_gives_the_oracle_result() {
+        use proptest::prelude::*;
+        let fragment = prop::sample::select(vec![
+            "<think>",
+            "</think>",
+            "<",
+            "</",
+            "<th",
+            "think>",
+            ">",
+            "</thi",
+            "nk>",
+            "a",
+            "é",
+            "🧠",
+            " ",
+            "\n",
+            "\r\n",
+            "x y",
+            "<thinking>",
+        ]);
+        let text = prop::collection::vec(fragment, 0..24).prop_map(|f| f.concat());
+        let cuts = prop::collection::vec(any::<prop::sample::Index>(), 0..6);
+        let config = ProptestConfig {
+            cases: 10_000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        proptest!(config, |(text in text, cuts in cuts, prefilled in any::<bool>())| {
+            let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).skip(1).collect();
+            let mut at: Vec<usize> = if boundaries.is_empty() {
+                Vec::new()
+            } else {
+                cuts.iter().map(|c| boundaries[c.index(boundaries.len())]).collect()
+            };
+            at.sort_unstable();
+            at.dedup();
+            let mut pieces = Vec::new();
+            let mut from = 0;
+            for cut in at {
+                pieces.push(&text[from..cut]);
+                from = cut;
+            }
+            pieces.push(&text[from..]);
+            let want = split_whole(&text, "<think>", "</think>", prefilled);
+            prop_assert_eq!(
+                split(ThinkSplitter::new("<think>", "</think>", prefilled), &pieces),
+                want
+            );
+        });
+    }
+
     fn pushes(splitter: &mut ThinkSplitter, deltas: &[&str]) -> Vec<Vec<Segment>> {
         deltas
             .iter()
