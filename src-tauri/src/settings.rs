@@ -54,6 +54,9 @@ pub struct Settings {
     pub store_thoughts: bool,
     /// Delete stored thoughts older than this many days (checked at start-up).
     pub retention_days: Option<u32>,
+    /// Seconds a provider may stay silent (before its answer starts, or in the middle of
+    /// it) before the turn ends as a network error with what arrived kept.
+    pub stall_timeout_secs: u32,
     pub providers: BTreeMap<String, ProviderSettings>,
     pub profiles: Profiles,
 }
@@ -68,6 +71,7 @@ impl Default for Settings {
             thought_visibility: ThoughtVisibility::Auto,
             store_thoughts: true,
             retention_days: None,
+            stall_timeout_secs: DEFAULT_STALL_SECS,
             providers: BTreeMap::new(),
             profiles: Profiles::default(),
         }
@@ -80,6 +84,11 @@ impl Settings {
         self.providers.get(id).is_none_or(|p| p.enabled)
     }
 
+    /// The silence allowed from a provider, kept within what makes sense (5 s to an hour).
+    pub fn stall_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(u64::from(self.stall_timeout_secs.clamp(5, 3600)))
+    }
+
     pub fn base_url(&self, id: &str) -> Option<&str> {
         self.providers
             .get(id)
@@ -88,7 +97,10 @@ impl Settings {
     }
 }
 
-const KEYS: [&str; 9] = [
+/// How long a silent provider is waited for, unless the user says otherwise.
+pub const DEFAULT_STALL_SECS: u32 = 60;
+
+const KEYS: [&str; 10] = [
     "theme",
     "defaultProvider",
     "defaultModel",
@@ -96,6 +108,7 @@ const KEYS: [&str; 9] = [
     "thoughtVisibility",
     "storeThoughts",
     "retentionDays",
+    "stallTimeoutSecs",
     "providers",
     "profiles",
 ];
@@ -277,7 +290,7 @@ mod tests {
                 // A key reads the same with or without the others; one that does not read
                 // keeps its default.
                 prop_assert_eq!(&read[key], &alone[key]);
-                if entries.get(key).is_none() {
+                if !entries.contains_key(key) {
                     prop_assert_eq!(&read[key], &defaults[key]);
                 }
             }

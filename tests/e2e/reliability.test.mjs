@@ -162,6 +162,27 @@ describe('the real app when things go wrong', () => {
     });
   });
 
+  it('a provider that goes silent mid-answer ends it after the set time, with Retry and what arrived', async () => {
+    await serve({ chunkSize: 64, delayMs: 20, stallAfter: 6000 });
+    await session(app.driver, async (s) => {
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      const field = await s.waitFind('[data-testid="stall-secs"]');
+      await s.clear(field);
+      await s.type(field, '5' + Keys.tab);
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await addKeyAndPick(s);
+      const started = Date.now();
+      await send(s, 'Are you still there?');
+      await waitFor(async () => (await textOf(s, '[data-testid="error-message"]')).includes('went silent'), 'the stall is reported', 30000);
+      const waited = (Date.now() - started) / 1000;
+      assert.ok(waited >= 4 && waited < 25, `gave up after ${waited} s`);
+      assert.ok((await s.findAll('[data-testid="fix-retry"]')).length > 0, 'Retry is offered');
+      assert.ok((await textOf(s, '[data-testid="thought-pane"]')).length > 0, 'the thoughts so far stay');
+      await shot(s, 'stalled');
+    });
+  });
+
   it('a second launch hands over to the running app and exits', async () => {
     await session(app.driver, async (s) => {
       const [first] = runningApps();

@@ -218,3 +218,37 @@ fn a_question_that_replaces_another_removes_nothing_when_it_cannot_be_stored() {
         .collect();
     assert_eq!(texts, ["edited"]);
 }
+
+/// A provider that takes the connection and never answers ends the turn as a network error
+/// once the silence allowed has passed (each retry waits as long), never hangs.
+#[tokio::test]
+async fn a_provider_that_accepts_and_never_answers_ends_the_turn() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            open.push(socket);
+        }
+    });
+    let started = Instant::now();
+    let (outcome, retries) = turn(&model("anthropic", "claude-sonnet-4-5"), &url).await;
+    let elapsed = started.elapsed();
+    let Outcome::Failed(turn) = outcome else {
+        panic!("{outcome:?}");
+    };
+    let error = turn.error.unwrap();
+    assert_eq!(error.kind, ErrorKind::Network);
+    assert!(
+        error.message.contains("no response within"),
+        "{}",
+        error.message
+    );
+    // One try and one retry, each given the idle allowance of the test config (2 s).
+    assert_eq!(retries, 1);
+    assert!(
+        elapsed >= Duration::from_secs(4) && elapsed < Duration::from_secs(10),
+        "{elapsed:?}"
+    );
+    held.abort();
+}

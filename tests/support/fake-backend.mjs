@@ -118,6 +118,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     thoughtVisibility: 'auto',
     storeThoughts: true,
     retentionDays: null,
+    stallTimeoutSecs: 60,
     providers: {},
     profiles: {},
     ...(options.settings ?? {}),

@@ -11,12 +11,13 @@ export function mockProviderBinary() {
 }
 
 /** Serves `fixture` (a path under tests/fixtures/real) with the given options; resolves to { url, stop }. */
-export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, port = 0 } = {}) {
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0 } = {}) {
   const bin = mockProviderBinary();
   if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
   const args = ['--port', String(port), '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
+  if (stallAfter !== undefined) args.push('--stall-after', String(stallAfter));
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';

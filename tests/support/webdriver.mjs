@@ -4,7 +4,7 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 export class WebDriverError extends Error {}
 
 /** W3C key codes for `Session.type`. */
-export const Keys = { enter: '\uE007', escape: '\uE00C', down: '\uE015', up: '\uE013', control: '\uE009' };
+export const Keys = { enter: '\uE007', escape: '\uE00C', down: '\uE015', up: '\uE013', control: '\uE009', tab: '\uE004' };
 
 export class Session {
   constructor(base, id) {
@@ -60,6 +60,10 @@ export class Session {
 
   text(element) {
     return this.command('GET', `/element/${element}/text`);
+  }
+
+  clear(element) {
+    return this.command('POST', `/element/${element}/clear`, {});
   }
 
   click(element) {

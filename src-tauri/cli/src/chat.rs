@@ -37,7 +37,7 @@ pub struct ChatArgs {
     #[arg(long)]
     json: bool,
     /// Seconds of silence from the provider before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     idle_timeout: u64,
     /// Continue this stored conversation (`ponder-cli conversations` lists them); without
     /// it, a new conversation is stored.

@@ -191,7 +191,10 @@ fn start(
     };
     let store = state.store()?.clone();
     let client = state.client.clone();
-    let http = state.http.clone();
+    let http = ponder_core::providers::http::HttpConfig {
+        idle_timeout: settings.stall_timeout(),
+        ..state.http.clone()
+    };
     let base_url = settings.base_url(&model.provider.id).map(str::to_owned);
     let choice = request.once.unwrap_or(request.choice);
     let keep_thoughts = settings.store_thoughts;

@@ -71,6 +71,7 @@ function defaultSettings(): AppSettings {
     thoughtVisibility: 'auto',
     storeThoughts: true,
     retentionDays: null,
+    stallTimeoutSecs: 60,
     providers: {},
     profiles: {},
   };

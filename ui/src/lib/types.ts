@@ -95,6 +95,8 @@ export interface AppSettings {
   thoughtVisibility: ThoughtVisibility;
   storeThoughts: boolean;
   retentionDays: number | null;
+  /** Seconds a silent provider is waited for before the answer ends with Retry. */
+  stallTimeoutSecs: number;
   providers: Record<string, ProviderSettings>;
   profiles: Record<string, ReasoningSettings>;
 }

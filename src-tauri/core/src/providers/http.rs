@@ -11,8 +11,9 @@ use super::error::{ErrorKind, ProviderError, from_status, parse_retry_after, pre
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     pub connect_timeout: Duration,
-    /// The longest silence allowed between two pieces of a response (and before the first):
-    /// reasoning models can think for a while before they say anything.
+    /// The longest silence allowed between two pieces of a response (and before the first).
+    /// Providers stream reasoning, or send keep-alives, while a model thinks; a minute of
+    /// nothing means the stream is stuck.
     pub idle_timeout: Duration,
     /// Retries after the first attempt, for 408/429/5xx/529 and connection failures.
     pub max_retries: u32,
@@ -24,7 +25,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             connect_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(180),
+            idle_timeout: Duration::from_secs(60),
             max_retries: 3,
             initial_backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(30),
