@@ -37,7 +37,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -62,6 +62,8 @@ struct State {
     default: Option<Reply>,
     requests: Vec<RecordedRequest>,
     hook: Option<Hook>,
+    /// Each body piece written: the body bytes sent so far, and when.
+    pieces: Vec<(usize, Instant)>,
 }
 
 pub(crate) struct Shared {
@@ -73,6 +75,13 @@ impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panicking hook must not take the whole mock down with it.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Notes that a piece of `len` body bytes has just been written.
+    pub(crate) fn piece_sent(&self, len: usize) {
+        let mut state = self.lock();
+        let so_far = state.pieces.last().map_or(0, |(n, _)| *n) + len;
+        state.pieces.push((so_far, Instant::now()));
     }
 
     /// Records the request and picks its reply: the next queued one, else the default.
@@ -151,6 +160,12 @@ impl MockProvider {
     /// Every request received so far, in order (including refused ones and ones answered 404).
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
+    }
+
+    /// When each body piece was written, as (body bytes sent so far, instant), across all
+    /// replies served: for measuring what a client had received at a given moment.
+    pub fn pieces_sent(&self) -> Vec<(usize, Instant)> {
+        self.shared.lock().pieces.clone()
     }
 
     /// How many client connections are open right now. Drops to 0 once every client has

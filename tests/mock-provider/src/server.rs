@@ -69,7 +69,7 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
         Err(ReadError::Bad(status, message)) => {
             let mut stream = reader.into_inner();
             let reply = error_reply(status, "mock_provider_bad_request", &message);
-            let _ = send(&mut stream, &reply).await;
+            let _ = send(&mut stream, &reply, &shared).await;
             return;
         }
     };
@@ -83,14 +83,14 @@ async fn serve(stream: TcpStream, shared: Arc<Shared>) {
             drop(stream);
         }
         Some(reply) => {
-            let _ = send(&mut stream, &reply).await;
+            let _ = send(&mut stream, &reply, &shared).await;
         }
         None => {
             let message = format!(
                 "ponder-mock-provider: no reply was queued for {what} (push a Reply or set a default)"
             );
             let reply = error_reply(404, "mock_provider_no_reply", &message);
-            let _ = send(&mut stream, &reply).await;
+            let _ = send(&mut stream, &reply, &shared).await;
         }
     }
 }
@@ -115,7 +115,7 @@ fn error_reply(status: u16, kind: &str, message: &str) -> Reply {
 }
 
 /// Writes the reply: head, body pieces with the configured delay, then the configured ending.
-async fn send(stream: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
+async fn send(stream: &mut TcpStream, reply: &Reply, shared: &Shared) -> std::io::Result<()> {
     let body = reply.served_body();
     let chunked = reply.is_chunked();
     let ending = reply.ending();
@@ -156,6 +156,7 @@ async fn send(stream: &mut TcpStream, reply: &Reply) -> std::io::Result<()> {
         } else {
             write(stream, piece).await?;
         }
+        shared.piece_sent(piece.len());
     }
 
     match ending {
