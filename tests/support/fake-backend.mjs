@@ -244,6 +244,22 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       ),
     ]);
   }
+  if (options.imported) {
+    // A `ponder-backup` file, as `ponder-cli import` would read it into a history.
+    for (const { conversation: c, messages } of options.imported.conversations) {
+      conversation(
+        c.title,
+        c.createdAt,
+        messages.map((m) => {
+          const parts = m.message.parts.map((p) => (p.type === 'thinking' ? thinkingPart(p.text, p.duration_ms ?? 1000) : { type: 'text', text: p.text }));
+          const error = m.errorMessage ? { code: 'badRequest', message: m.errorMessage } : null;
+          return m.message.role === 'user'
+            ? userMessage(parts.map((p) => p.text).join(''), m.createdAt)
+            : assistantMessage(parts, m.createdAt, { status: m.status, error });
+        }),
+      );
+    }
+  }
   if (options.long) {
     const t = now() - DAY;
     const messages = [];

@@ -99,3 +99,28 @@ describe('remoteHost', () => {
     expect(remoteHost('local.png')).toBeNull();
   });
 });
+
+describe('raw HTML that would break the page', () => {
+  it('never swallows or loses the blocks around it', () => {
+    for (const html of [
+      '<div id="31"><frameset onload=alert(31)>//</div>',
+      '<b><style><style/><img src=x onerror=alert(1)>',
+      '<form><input name=attributes><input name=attributes>',
+      '<math><mtext><table><mglyph><style><math href=javascript:alert(1)>CLICKME</math>',
+      '<select><option>swallow',
+    ]) {
+      const out = renderMarkdown(`before\n\n${html}\n\nafter`);
+      expect(out, html).toContain('before');
+      expect(out, html).toContain('after');
+      const div = document.createElement('div');
+      div.innerHTML = out;
+      for (const el of div.querySelectorAll('*')) {
+        for (const attr of el.attributes) {
+          expect(attr.name, html).not.toMatch(/^on/i);
+          expect(attr.value, html).not.toMatch(/^\s*javascript:/i);
+        }
+      }
+    }
+  });
+});
+

@@ -20,7 +20,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import { Marked, type Tokens } from 'marked';
+import { Marked, type Tokens, type TokensList } from 'marked';
 
 for (const [name, language] of Object.entries({
   bash,
@@ -69,6 +69,14 @@ const marked = new Marked({
   breaks: false,
   async: false,
   renderer: {
+    // Inside a paragraph, a tag that the sanitizer removes, or that would turn what follows
+    // into raw text or another namespace (`<style>`, `<textarea>`, `<xmp>`, `<svg>`…), is
+    // shown as the text it is rather than swallowing the rest of the paragraph.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      if ('block' in token && token.block) return token.text;
+      const tag = /^<\/?\s*([a-z][\w:-]*)/i.exec(token.text)?.[1]?.toLowerCase() ?? '';
+      return SHOWN_AS_TEXT.has(tag) ? escapeHtml(token.text) : token.text;
+    },
     code({ text, lang }: Tokens.Code): string {
       const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
       const cls = language ? ` language-${escapeHtml(language.replace(/[^\w+#.-]/g, ''))}` : '';
@@ -108,6 +116,21 @@ const PURIFY: Parameters<typeof DOMPurify.sanitize>[1] = {
   ALLOW_DATA_ATTR: false,
   RETURN_DOM: true,
 };
+
+/** Tags of inline HTML shown literally: everything the sanitizer removes, and every element
+ * whose content the browser reads as raw text or in another namespace. */
+const SHOWN_AS_TEXT = new Set<string>([
+  ...((PURIFY?.FORBID_TAGS as string[] | undefined) ?? []),
+  'script',
+  'title',
+  'xmp',
+  'noembed',
+  'noframes',
+  'noscript',
+  'plaintext',
+  'svg',
+  'math',
+]);
 
 /** The host of a remote URL, for the "Load image from HOST" button; null when not remote. */
 export function remoteHost(src: string): string | null {
@@ -173,8 +196,21 @@ function enhance(body: HTMLElement): void {
 
 /** Markdown to sanitized HTML, safe to put in the page with `{@html}`. */
 export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  const body = DOMPurify.sanitize(html, PURIFY) as unknown as HTMLElement;
+  // Each top-level block is rendered and sanitized on its own: raw HTML in one (an unclosed
+  // `<style>`, `<form>` or `<table>`) can never swallow or restructure the blocks after it.
+  const tokens = marked.lexer(source);
+  let body: HTMLElement | null = null;
+  for (const token of tokens) {
+    if (token.type === 'space') continue;
+    const one = Object.assign([token], { links: tokens.links }) as TokensList;
+    // A `<frameset>` leaves the parsed document without a body: show such a block as text.
+    const part =
+      (DOMPurify.sanitize(marked.parser(one), PURIFY) as unknown as HTMLElement | null) ??
+      (DOMPurify.sanitize(`<p>${escapeHtml(token.raw)}</p>`, PURIFY) as unknown as HTMLElement);
+    if (body === null) body = part;
+    else body.append(...Array.from(part.childNodes));
+  }
+  if (body === null) return '';
   enhance(body);
   return body.innerHTML;
 }

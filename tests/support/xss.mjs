@@ -1,0 +1,124 @@
+// The XSS corpus and what the XSS suites share: the payloads (DOMPurify's test vectors and
+// Ponder's Markdown ones, see tests/fixtures/xss/SOURCES.md), each wrapped in markers that
+// must stay readable, the traps that notice a payload firing, and a backup file that puts
+// every payload into a history as a title, a question, a thought, an answer and an error.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { repoRoot } from './paths.mjs';
+
+const DIR = join(repoRoot, 'tests', 'fixtures', 'xss');
+
+/** Every payload once: `{ n, source, text }`. */
+export async function payloads() {
+  const { default: vectors } = await import(pathToFileURL(join(DIR, 'dompurify-expect.mjs')).href);
+  const markdown = JSON.parse(readFileSync(join(DIR, 'markdown.json'), 'utf8'));
+  const texts = [
+    ...vectors.map((v) => ({ source: 'dompurify', text: v.payload })),
+    ...markdown.map((text) => ({ source: 'markdown', text })),
+  ].filter((p) => typeof p.text === 'string' && p.text.trim() !== '');
+  const seen = new Set();
+  return texts
+    .filter((p) => !seen.has(p.text) && seen.add(p.text))
+    .map((p, n) => ({ n, ...p }));
+}
+
+/** The markers around payload `n`: text that must survive rendering, whatever the payload. */
+export const markers = (n) => [`XSSMARK${n}OPEN`, `XSSMARK${n}SHUT`];
+
+/** The payload between its markers, on lines of its own so Markdown block syntax applies. */
+export function wrapped({ n, text }) {
+  const [open, shut] = markers(n);
+  return `${open}\n\n${text}\n\n${shut}`;
+}
+
+/** A one-line title holding the payload. */
+export function title({ n, text }) {
+  const [open, shut] = markers(n);
+  return `${open} ${text.replace(/\s+/g, ' ').slice(0, 180)} ${shut}`;
+}
+
+/**
+ * Installed in the page before anything untrusted renders. A payload "fires" when it calls a
+ * dialog or window function (every vector in the corpus does, as its proof of execution),
+ * sets the global `pwned`, opens a window, or leaves the page. Requests are counted from the
+ * outside (Chromium's request hook) or from the resource timing entries (WebKit).
+ */
+export const TRAPS = `
+  const fired = (window.__xssFired = []);
+  for (const name of ['alert', 'confirm', 'prompt', 'print', 'open']) {
+    window[name] = (...args) => { fired.push(name + '(' + String(args[0]).slice(0, 40) + ')'); return null; };
+  }
+  Object.defineProperty(window, 'pwned', { set: (v) => fired.push('pwned=' + v), get: () => undefined, configurable: true });
+  window.addEventListener('beforeunload', () => fired.push('navigation'));
+  window.__xssBlocked = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__xssBlocked.push(e.effectiveDirective + ' ' + e.blockedURI));
+  window.__xssStart = location.href;
+  window.__xssResources = performance.getEntriesByType('resource').length;
+  return true;`;
+
+/** What the traps saw: fired calls, new resource requests, CSP blocks, and whether the page left. */
+export const SPRUNG = `
+  const resources = performance.getEntriesByType('resource').slice(window.__xssResources)
+    .map((e) => e.name)
+    .filter((url) => !/^(ipc:|http:\\/\\/ipc\\.localhost)/.test(url));
+  return {
+    fired: window.__xssFired || ['the traps are gone: the page was replaced'],
+    resources,
+    blocked: window.__xssBlocked || [],
+    moved: location.href !== window.__xssStart,
+  };`;
+
+/** A `ponder-backup` file with one conversation per payload, for `ponder-cli import`. */
+export function backup(list) {
+  const t0 = Date.UTC(2026, 0, 2, 9, 0, 0);
+  const hex = (n, width) => n.toString(16).padStart(width, '0');
+  const conversations = list.map((p, i) => {
+    const cid = `${hex(i, 8)}${'c'.repeat(24)}`;
+    const at = t0 + i * 60_000;
+    const message = (seq, role, parts, extra = {}) => ({
+      id: `${hex(i, 8)}${hex(seq, 4)}${'a'.repeat(20)}`,
+      conversationId: cid,
+      seq,
+      status: 'complete',
+      message: { role, parts, ...(role === 'assistant' ? { origin: { provider: 'anthropic', model: 'claude-sonnet-4-5' } } : {}) },
+      choice: role === 'assistant' ? 'medium' : null,
+      usage: {},
+      thinkingMs: null,
+      stop: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt: at + seq * 1000,
+      updatedAt: at + seq * 1000,
+      ...extra,
+    });
+    return {
+      conversation: {
+        id: cid,
+        title: title(p),
+        createdAt: at,
+        updatedAt: at,
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        settings: { choice: 'medium' },
+        pinned: false,
+        archived: false,
+      },
+      messages: [
+        message(0, 'user', [{ type: 'text', text: wrapped(p) }]),
+        message(1, 'assistant', [
+          { type: 'thinking', text: wrapped(p), source: 'thinking', duration_ms: 1000 },
+          { type: 'text', text: wrapped(p) },
+        ]),
+        message(2, 'user', [{ type: 'text', text: 'And once more?' }]),
+        message(3, 'assistant', [{ type: 'text', text: markers(p.n)[0] }], {
+          status: 'error',
+          errorCode: 'bad_request',
+          errorMessage: title(p),
+        }),
+      ],
+    };
+  });
+  return { format: 'ponder-backup', version: 1, exportedBy: 'the XSS suite', conversations };
+}

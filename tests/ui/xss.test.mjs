@@ -1,0 +1,145 @@
+// The XSS corpus (tests/fixtures/xss) in Chromium: every payload as a conversation title, a
+// question, a thought, an answer, a provider error message and an export file name in the
+// built UI, and in the standalone HTML file Ponder exports. None may run script, navigate or
+// make a request, and the text around each one must stay readable.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+
+import { repoRoot } from '../support/paths.mjs';
+import { startBrowser } from '../support/ui-page.mjs';
+import { SPRUNG, TRAPS, backup, markers, payloads } from '../support/xss.mjs';
+
+const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+
+let browser;
+let list;
+let file;
+
+before(async () => {
+  browser = await startBrowser();
+  list = await payloads();
+  file = backup(list);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const run = (page, body) => page.evaluate(`(() => { ${body} })()`);
+
+describe('the XSS corpus', () => {
+  it(`has at least 150 payloads`, () => {
+    assert.ok(list.length >= 150, `${list.length} payloads`);
+  });
+
+  it('fires nothing in the UI, and every payload’s surroundings stay readable', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS, imported: file } });
+    const requests = [];
+    const assets = (url) => url.startsWith(browser.url + '/assets/') || url.startsWith('data:');
+    page.on('request', (req) => {
+      if (!assets(req.url())) requests.push(req.url());
+    });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) requests.push(`navigation to ${frame.url()}`);
+    });
+    assert.equal(await run(page, TRAPS), true);
+    // The traps work: a script that does run is seen.
+    await run(page, 'alert("control"); return true;');
+    assert.deepEqual((await run(page, SPRUNG)).fired, ['alert(control)']);
+    await run(page, 'window.__xssFired.length = 0; return true;');
+    const unreadable = [];
+    const sidebar = page.getByTestId('conversation');
+    await sidebar.first().waitFor();
+    assert.equal(await sidebar.count(), list.length);
+    // Every title at once: the sidebar lists them all.
+    const titles = await sidebar.allInnerTexts();
+    for (const p of list) {
+      const [open, shut] = markers(p.n);
+      if (!titles.some((t) => t.includes(open) && t.includes(shut))) unreadable.push(`title ${p.n}`);
+    }
+    await page.keyboard.press('Control+o');
+    for (const p of list) {
+      const [open, shut] = markers(p.n);
+      await sidebar.filter({ hasText: open }).click();
+      const user = page.getByTestId('message-user').first();
+      await user.filter({ hasText: open }).waitFor();
+      const places = {
+        question: await user.innerText(),
+        answer: await page.getByTestId('message-assistant').first().innerText(),
+        error: await page.getByTestId('error-message').first().innerText(),
+      };
+      for (const [where, text] of Object.entries(places)) {
+        const whole = where === 'error' ? text.includes(open) : text.includes(open) && text.includes(shut);
+        if (!whole) unreadable.push(`${where} ${p.n}`);
+      }
+      // The thought pane is open (Ctrl+O): both markers are in it too.
+      const pane = await page.getByTestId('thought-pane').first().innerText();
+      if (!(pane.includes(open) && pane.includes(shut))) unreadable.push(`thought ${p.n}`);
+      // The export's file name, as the status line shows it.
+      await page.getByTestId('export-button').click();
+      await page.getByRole('button', { name: 'Save as…' }).click();
+      await page.getByText(`Exported to`).filter({ hasText: open }).waitFor();
+    }
+    const sprung = await run(page, SPRUNG);
+    console.log(
+      `xss in Chromium: ${list.length} payloads × 6 places; fired ${sprung.fired.length}, requests ${requests.length}, unreadable ${unreadable.length}`,
+    );
+    assert.deepEqual(sprung.fired, [], 'no payload ran script');
+    assert.equal(sprung.moved, false, 'the page never navigated');
+    assert.deepEqual(requests, [], 'no payload made a request');
+    assert.deepEqual(unreadable, [], 'every payload’s surroundings stay readable');
+    assert.deepEqual(problems.filter((p) => !p.startsWith('request off loopback')), []);
+  });
+
+  it('fires nothing in exported HTML files', async () => {
+    const cli = join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli');
+    assert.ok(existsSync(cli), `ponder-cli is built at ${cli}`);
+    const dir = mkdtempSync(join(tmpdir(), 'ponder-xss-export-'));
+    try {
+      const db = join(dir, 'history.sqlite3');
+      writeFileSync(join(dir, 'backup.json'), JSON.stringify(file));
+      const imported = spawnSync(cli, ['--db', db, 'import', join(dir, 'backup.json')], { encoding: 'utf8' });
+      assert.equal(imported.status, 0, imported.stderr);
+      // One file per conversation, as the app's Export writes them.
+      const listed = spawnSync(cli, ['--db', db, 'conversations', '--json'], { encoding: 'utf8' });
+      assert.equal(listed.status, 0, listed.stderr);
+      const pages = JSON.parse(listed.stdout).map((c) => {
+        const path = join(dir, `${c.id}.html`);
+        const made = spawnSync(cli, ['--db', db, 'export', c.id, '--format', 'html', '--thoughts', 'section', '-o', path], {
+          encoding: 'utf8',
+        });
+        assert.equal(made.status, 0, made.stderr);
+        return path;
+      });
+      assert.equal(pages.length, list.length);
+      const { page } = await browser.open({ backend: { settings: DEFAULTS } });
+      const requests = [];
+      page.on('request', (req) => {
+        if (!req.url().startsWith('file://')) requests.push(req.url());
+      });
+      const fired = [];
+      const unreadable = [];
+      await page.addInitScript({ content: `(() => { ${TRAPS} })()` });
+      for (const path of pages) {
+        await page.goto(pathToFileURL(path).href);
+        const sprung = await run(page, SPRUNG);
+        fired.push(...sprung.fired.map((f) => `${path}: ${f}`));
+        if (sprung.moved) fired.push(`${path}: navigated`);
+        const text = await page.evaluate(() => document.body.innerText);
+        const found = list.find((p) => text.includes(markers(p.n)[0]));
+        if (!found || !text.includes(markers(found.n)[1])) unreadable.push(path);
+      }
+      console.log(`xss in exported HTML: ${pages.length} files; fired ${fired.length}, requests ${requests.length}`);
+      assert.deepEqual(fired, []);
+      assert.deepEqual(requests, []);
+      assert.deepEqual(unreadable, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
