@@ -1,0 +1,92 @@
+// The XSS corpus (tests/fixtures/xss) in the real app: a history holding every payload as a
+// conversation title, a question, a thought, an answer and a provider error message is
+// imported with the command line, then every conversation is opened in WebKitGTK with all
+// thoughts shown. No payload may run script, navigate or make a request (the resource timing
+// entries count them; what the CSP blocked is reported apart), and the text around each one
+// must stay readable.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { startDriver, waitFor } from '../support/app.mjs';
+import { repoRoot } from '../support/paths.mjs';
+import { SPRUNG, TRAPS, backup, markers, payloads } from '../support/xss.mjs';
+
+const IDENTIFIER = 'dev.ponder.desktop';
+
+let home;
+let driver;
+let list;
+
+before(async () => {
+  list = await payloads();
+  home = mkdtempSync(join(tmpdir(), 'ponder-e2e-xss-'));
+  const dir = join(home, IDENTIFIER);
+  mkdirSync(dir, { recursive: true });
+  const file = join(home, 'payloads.json');
+  writeFileSync(file, JSON.stringify(backup(list)));
+  const cli = join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli');
+  const imported = spawnSync(cli, ['--db', join(dir, 'ponder.sqlite3'), 'import', file], { encoding: 'utf8' });
+  assert.equal(imported.status, 0, imported.stderr);
+  driver = await startDriver({ env: { XDG_DATA_HOME: home, NO_AT_BRIDGE: '1' } });
+});
+
+after(async () => {
+  await driver?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+describe('the XSS corpus in the real app', () => {
+  it('fires nothing, and every payload’s surroundings stay readable', async () => {
+    const s = await driver.newSession();
+    try {
+      await s.waitForText('[data-testid="status-version"]');
+      assert.equal(await s.execute(TRAPS), true);
+      // The traps work: a script that does run is seen.
+      await s.execute('alert("control"); return true;');
+      assert.deepEqual((await s.execute(SPRUNG)).fired, ['alert(control)']);
+      await s.execute('window.__xssFired.length = 0; return true;');
+
+      await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length === list.length, 'every conversation is listed', 20000);
+      const titles = await s.execute(`return [...document.querySelectorAll('[data-testid="conversation"]')].map((e) => e.innerText)`);
+      const unreadable = [];
+      for (const p of list) {
+        const [open, shut] = markers(p.n);
+        if (!titles.some((t) => t.includes(open) && t.includes(shut))) unreadable.push(`title ${p.n}`);
+      }
+      // Ctrl+O: every thought shown.
+      await s.execute(`window.dispatchEvent(new KeyboardEvent('keydown', { key: 'o', ctrlKey: true })); return true;`);
+      for (let i = 0; i < list.length; i += 1) {
+        // Brought into view and clicked, as a user scrolling the list would.
+        await s.execute(`const item = document.querySelectorAll('[data-testid="conversation"]')[${i}].querySelector('button'); item.scrollIntoView(); item.click(); return true;`);
+        const [open] = markers(list[list.length - 1 - i].n);
+        await waitFor(
+          async () => (await s.execute(`return document.querySelector('[data-testid="message-user"]')?.innerText ?? ''`)).includes(open),
+          `conversation ${i} opens`,
+        );
+        const seen = await s.execute(`
+          const text = (id) => document.querySelector('[data-testid="' + id + '"]')?.innerText ?? '';
+          return { question: text('message-user'), answer: text('message-assistant'), thought: text('thought-pane'), error: text('error-message') };`);
+        const p = list[list.length - 1 - i];
+        const [o, sh] = markers(p.n);
+        for (const [where, text] of Object.entries(seen)) {
+          const whole = where === 'error' ? text.includes(o) : text.includes(o) && text.includes(sh);
+          if (!whole) unreadable.push(`${where} ${p.n}`);
+        }
+      }
+      const sprung = await s.execute(SPRUNG);
+      console.log(
+        `xss in the real app: ${list.length} payloads × 5 places; fired ${sprung.fired.length}, requests ${sprung.resources.length}, blocked by the CSP ${sprung.blocked.length}, unreadable ${unreadable.length}`,
+      );
+      assert.deepEqual(sprung.fired, [], 'no payload ran script');
+      assert.equal(sprung.moved, false, 'the window never navigated');
+      assert.deepEqual(sprung.resources, [], 'no payload made a request');
+      assert.deepEqual(unreadable, [], 'every payload’s surroundings stay readable');
+    } finally {
+      await s.end().catch(() => {});
+    }
+  });
+});
