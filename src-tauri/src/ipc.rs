@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use ponder_core::chat::{Part, StopReason, ThoughtSource, Usage};
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
+use ponder_core::run::Outcome;
 use ponder_core::store::{Conversation, MessageStatus, StoredMessage};
 
 use crate::error::IpcError;
@@ -97,6 +98,33 @@ impl From<&StoredMessage> for MessageView {
                 .as_ref()
                 .map(|code| IpcError::provider(code, m.error_message.clone().unwrap_or_default())),
             created_at: m.created_at,
+        }
+    }
+}
+
+impl MessageView {
+    /// An answer that ran but could not be written, from what is in memory.
+    pub fn unsaved(id: &str, outcome: &Outcome, choice: Choice) -> Self {
+        let turn = outcome.turn();
+        let status = match outcome {
+            Outcome::Done(_) => MessageStatus::Complete,
+            Outcome::Failed(_) => MessageStatus::Error,
+            Outcome::Cancelled(_) => MessageStatus::Cancelled,
+        };
+        let thinking_ms: u64 = turn.message.thinking().filter_map(|b| b.duration_ms).sum();
+        Self {
+            id: id.to_owned(),
+            role: "assistant",
+            status,
+            parts: turn.message.parts.iter().map(PartView::from).collect(),
+            provider: turn.message.origin.as_ref().map(|o| o.provider.clone()),
+            model: turn.message.origin.as_ref().map(|o| o.model.clone()),
+            choice: Some(choice),
+            usage: turn.usage,
+            thinking_ms: (thinking_ms > 0).then_some(thinking_ms),
+            stop: turn.stop.clone(),
+            error: turn.error.as_ref().map(IpcError::from),
+            created_at: crate::commands::settings::now_ms(),
         }
     }
 }

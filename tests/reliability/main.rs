@@ -2,6 +2,7 @@
 //! travel, a turn that fails inside Ponder itself, several processes on one history.
 
 mod crash;
+mod disk;
 mod hostile;
 mod keys;
 mod owners;

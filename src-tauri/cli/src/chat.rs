@@ -8,7 +8,8 @@ use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings};
 use ponder_core::run::{
-    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+    Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
+    run_recorded,
 };
 use ponder_core::store::{NewConversation, Store};
 use serde_json::{Value, json};
@@ -118,7 +119,7 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
         .build()?;
     let cancel = CancellationToken::new();
     let mut printer = Printer::new(!args.json);
-    let (_, outcome) = runtime.block_on(async {
+    let result = runtime.block_on(async {
         let stop = cancel.clone();
         // Ctrl+C cancels the turn and keeps what arrived.
         tokio::spawn(async move {
@@ -145,7 +146,14 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
             },
         )
         .await
-    })?;
+    });
+    let (outcome, unsaved) = match result {
+        Ok((_, outcome)) => (outcome, None),
+        Err(RecordError::Unsaved {
+            outcome, source, ..
+        }) => (*outcome, Some(source)),
+        Err(err) => return Err(err.into()),
+    };
     eprintln!("conversation {}", conversation.id);
     printer.end();
     let turn = outcome.turn();
@@ -160,6 +168,11 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
             "error": turn.error.as_ref().map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
         });
         writeln!(std::io::stdout().lock(), "{}", serde_json::to_string(&out)?)?;
+    }
+    if let Some(source) = unsaved {
+        anyhow::bail!(
+            "the answer above could not be saved to the history ({source}); free some space and ask again"
+        );
     }
     match outcome {
         Outcome::Done(_) => Ok(()),

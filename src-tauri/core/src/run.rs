@@ -341,7 +341,7 @@ pub async fn run_recorded(
     options: RecordOptions,
     cancel: CancellationToken,
     mut on_event: impl FnMut(RecordedEvent<'_>) + Send,
-) -> Result<(String, Outcome), crate::store::StoreError> {
+) -> Result<(String, Outcome), RecordError> {
     use std::sync::Mutex;
 
     use crate::store::{MessageStatus, TurnRecord};
@@ -476,12 +476,52 @@ pub async fn run_recorded(
         error_code: turn.error.as_ref().map(|e| e.kind.as_str().to_owned()),
         error_message: turn.error.as_ref().map(|e| e.message.clone()),
     };
-    store.finish_assistant(&message_id, &record)?;
+    // A full disk or a busy file may clear up: the answer stays in memory while the final
+    // write is tried again, and comes back to the caller even when it never lands.
+    let mut attempt = 0;
+    while let Err(error) = store.finish_assistant(&message_id, &record) {
+        let Some(wait) = FINAL_WRITE_RETRIES.get(attempt) else {
+            return Err(RecordError::Unsaved {
+                message_id: message_id.clone(),
+                outcome: Box::new(outcome),
+                source: error,
+            });
+        };
+        attempt += 1;
+        tokio::time::sleep(*wait).await;
+    }
     (lock(&on_event))(RecordedEvent::Finished {
         message_id: &message_id,
         outcome: &outcome,
     });
     Ok((message_id.clone(), outcome))
+}
+
+/// The waits between tries of a turn's final write: about eight seconds in all.
+const FINAL_WRITE_RETRIES: [std::time::Duration; 6] = [
+    std::time::Duration::from_millis(250),
+    std::time::Duration::from_millis(500),
+    std::time::Duration::from_millis(750),
+    std::time::Duration::from_secs(1),
+    std::time::Duration::from_secs(2),
+    std::time::Duration::from_secs(3),
+];
+
+/// Why a recorded turn could not be kept.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The turn could not start (the question or the answer's row could not be written).
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    /// The turn ran, but its outcome could not be written even after retries; the answer
+    /// is here, in memory, for the caller to show.
+    #[error("the answer could not be saved: {source}")]
+    Unsaved {
+        message_id: String,
+        outcome: Box<Outcome>,
+        #[source]
+        source: crate::store::StoreError,
+    },
 }
 
 fn stored_parts(parts: &[crate::chat::Part], keep_thoughts: bool) -> Vec<crate::chat::Part> {

@@ -8,7 +8,8 @@ use std::time::Duration;
 use ponder_core::chat::ChatEvent;
 use ponder_core::reasoning::{Catalog, Overrides, ReasoningSettings};
 use ponder_core::run::{
-    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
+    Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
+    run_recorded,
 };
 use ponder_core::store::NewConversation;
 use serde::Serialize;
@@ -287,7 +288,21 @@ fn start(
                     },
                 }
             }
-            Err(err) => StreamEvent::Error {
+            // The answer ran but could not be written: it is shown from memory, with why.
+            Err(RecordError::Unsaved {
+                message_id,
+                outcome,
+                source,
+            }) => StreamEvent::Error {
+                error: IpcError::new(
+                    IpcErrorCode::Storage,
+                    format!(
+                        "This answer could not be saved ({source}). It is shown here until you close Ponder; free some disk space and ask again to keep it."
+                    ),
+                ),
+                message: Some(MessageView::unsaved(&message_id, &outcome, choice)),
+            },
+            Err(RecordError::Store(err)) => StreamEvent::Error {
                 error: IpcError::from(err),
                 message: None,
             },
