@@ -356,6 +356,32 @@ describe('settings', () => {
     await page.close();
   });
 
+  it('asks once before a key would travel over plain http, and warns beside the address', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('open-settings').click();
+    const url = page.locator('#url-openai');
+    // This machine: no question.
+    await url.fill('http://127.0.0.1:8080/v1');
+    await url.press('Enter');
+    await page.waitForFunction(() => window.__calls.filter((c) => c.cmd === 'update_settings').length === 1);
+    assert.equal(await page.getByTestId('confirm-dialog').count(), 0);
+    assert.equal(await page.getByTestId('url-in-clear-openai').count(), 0);
+    // Another machine over plain http: asked first, and nothing is saved on Cancel.
+    await url.fill('http://192.168.1.20:8080/v1');
+    await url.press('Enter');
+    await page.getByTestId('confirm-dialog').waitFor();
+    assert.match(await page.getByTestId('confirm-dialog').textContent(), /plain http/);
+    await page.getByTestId('confirm-cancel').click();
+    assert.equal(await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'update_settings').length), 1);
+    await url.press('Enter');
+    await page.getByTestId('confirm-ok').click();
+    await page.waitForFunction(() => window.__calls.filter((c) => c.cmd === 'update_settings').length === 2);
+    await page.getByTestId('url-in-clear-openai').waitFor();
+    assert.match(await page.getByTestId('url-in-clear-openai').textContent(), /unencrypted/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('says when the keyring is unavailable and offers only the environment variable', async () => {
     const { page, problems } = await openChat({ keyring: { available: false, message: 'no Secret Service on this session' } });
     await page.getByTestId('open-settings').click();
