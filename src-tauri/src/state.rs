@@ -120,18 +120,27 @@ impl AppState {
         if history.is_ok() {
             return Ok(());
         }
-        let database = self.paths.database();
-        if move_aside && database.exists() {
-            ponder_core::paths::move_aside(&database).map_err(|e| {
-                IpcError::new(
-                    IpcErrorCode::Storage,
-                    format!("Cannot rename {}: {e}", database.display()),
-                )
-            })?;
+        if move_aside {
+            keep_aside(&self.paths.database())?;
         }
         *history = open_history(&self.paths);
         Ok(())
     }
+}
+
+/// Renames a file Ponder cannot use so that it starts afresh without it (never deletes it).
+pub fn keep_aside(path: &std::path::Path) -> Result<(), IpcError> {
+    if !path.exists() {
+        return Ok(());
+    }
+    ponder_core::paths::move_aside(path)
+        .map(|_| ())
+        .map_err(|e| {
+            IpcError::new(
+                IpcErrorCode::Storage,
+                format!("Cannot rename {}: {e}", path.display()),
+            )
+        })
 }
 
 fn open_history(paths: &DataPaths) -> Result<Arc<Store>, StartupProblem> {

@@ -339,3 +339,29 @@ async fn export_formats_from_the_command_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn check_reports_a_sound_history_and_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let check = |db: &std::path::Path| {
+        ponder_cli()
+            .arg("--db")
+            .arg(db)
+            .arg("check")
+            .output()
+            .unwrap()
+    };
+    let out = check(&db);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+    let garbage = dir.path().join("garbage.sqlite3");
+    std::fs::write(&garbage, b"not a database at all, but some bytes").unwrap();
+    let out = check(&garbage);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a database"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

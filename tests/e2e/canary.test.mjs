@@ -17,7 +17,7 @@ import { runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { repoRoot } from '../support/paths.mjs';
-import { Keys } from '../support/webdriver.mjs';
+import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
@@ -107,27 +107,10 @@ async function withApp(body) {
   }
 }
 
-async function textOf(s, css) {
-  try {
-    return await s.text(await s.find(css));
-  } catch {
-    return '';
-  }
-}
-
-async function pick(s) {
-  await s.click(await s.waitFind('[data-testid="model-button"]'));
-  await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
-  const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
-  await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready');
-  await s.click(await s.waitFind(sonnet));
-  await s.click(await s.waitFind('[data-testid="picker-level-option"][data-choice="medium"]'));
-}
-
 async function ask(s, text) {
   await s.click(await s.waitFind('[data-testid="new-chat"]'));
-  await pick(s);
-  await s.type(await s.waitFind('[data-testid="composer-input"]'), text + Keys.enter);
+  await pickSonnetMedium(s);
+  await send(s, text);
 }
 
 const settled = (s) => waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer settles', 30000);
@@ -150,11 +133,7 @@ function leaks(where, bytes) {
 describe('a canary key', () => {
   it('is found only in the keyring after answers, errors, a cancel, a crash, a restart and exports', async () => {
     await withApp(async (s) => {
-      await s.click(await s.waitFind('[data-testid="open-settings"]'));
-      await s.type(await s.waitFind('[data-testid="key-input-anthropic"]'), CANARY);
-      await s.click(await s.waitFind('[data-testid="key-save-anthropic"]'));
-      await waitFor(async () => (await textOf(s, '[data-testid="key-status-anthropic"]')).includes('Key stored'), 'key stored');
-      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+      await storeKey(s, CANARY);
 
       await ask(s, 'How do I cross the street safely?');
       await waitFor(async () => (await textOf(s, '[data-testid="message-assistant"]')).includes('crossing'), 'an answer', 30000);

@@ -13,7 +13,7 @@ import { startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
-import { Keys } from '../support/webdriver.mjs';
+import { pickSonnetMedium, send, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
@@ -75,29 +75,6 @@ async function withApp(body) {
 }
 
 const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
-
-async function textOf(s, css) {
-  try {
-    return await s.text(await s.find(css));
-  } catch {
-    return '';
-  }
-}
-
-async function pickSonnetMedium(s) {
-  await s.click(await s.waitFind('[data-testid="model-button"]'));
-  await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
-  const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
-  // The list refreshes once a key is stored; pick the model when it no longer asks for one.
-  await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready');
-  await s.click(await s.waitFind(sonnet));
-  await s.click(await s.waitFind('[data-testid="picker-level-option"][data-choice="medium"]'));
-  await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes('medium'), 'medium chosen');
-}
-
-async function send(s, text) {
-  await s.type(await s.waitFind('[data-testid="composer-input"]'), text + Keys.enter);
-}
 
 describe('chatting in the real app', () => {
   it('adds a key, picks a level, streams thoughts that fold, and keeps it all across a restart', async () => {

@@ -13,6 +13,7 @@ import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
+import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { Keys } from '../support/webdriver.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
@@ -59,33 +60,7 @@ async function session(driver, body, ready = '[data-testid="status-version"]') {
   }
 }
 
-async function textOf(s, css) {
-  try {
-    return await s.text(await s.find(css));
-  } catch {
-    return '';
-  }
-}
-
 const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
-
-async function addKeyAndPick(s) {
-  await s.click(await s.waitFind('[data-testid="open-settings"]'));
-  await s.type(await s.waitFind('[data-testid="key-input-anthropic"]'), FAKE_KEY);
-  await s.click(await s.waitFind('[data-testid="key-save-anthropic"]'));
-  await waitFor(async () => (await textOf(s, '[data-testid="key-status-anthropic"]')).includes('Key stored'), 'key stored');
-  await s.click(await s.waitFind('[data-testid="settings-close"]'));
-  await s.click(await s.waitFind('[data-testid="model-button"]'));
-  await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
-  const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
-  await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready');
-  await s.click(await s.waitFind(sonnet));
-  await s.click(await s.waitFind('[data-testid="picker-level-option"][data-choice="medium"]'));
-}
-
-async function send(s, text) {
-  await s.type(await s.waitFind('[data-testid="composer-input"]'), text + Keys.enter);
-}
 
 async function openFirstConversation(s) {
   await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length > 0, 'the conversation is listed');
@@ -125,7 +100,8 @@ describe('the real app when things go wrong', () => {
 
   it('a regenerate that cannot start (no key) keeps the question and its answer', async () => {
     await session(app.driver, async (s) => {
-      await addKeyAndPick(s);
+      await storeKey(s, FAKE_KEY);
+      await pickSonnetMedium(s);
       await send(s, 'How do I cross the street safely?');
       await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0 && (await textOf(s, '[data-testid="message-assistant"]')).includes('crossing'), 'the answer', 30000);
       await s.click(await s.waitFind('[data-testid="open-settings"]'));
@@ -146,7 +122,8 @@ describe('the real app when things go wrong', () => {
     await serve({ chunkSize: 32, delayMs: 60 });
     await session(app.driver, async (s) => {
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
-      await addKeyAndPick(s);
+      await storeKey(s, FAKE_KEY);
+      await pickSonnetMedium(s);
       await send(s, 'Take your time.');
       await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 20, 'thinking started', 15000);
       const [pid] = runningApps();
@@ -171,7 +148,8 @@ describe('the real app when things go wrong', () => {
       await s.type(field, '5' + Keys.tab);
       await s.click(await s.waitFind('[data-testid="settings-close"]'));
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
-      await addKeyAndPick(s);
+      await storeKey(s, FAKE_KEY);
+      await pickSonnetMedium(s);
       const started = Date.now();
       await send(s, 'Are you still there?');
       await waitFor(async () => (await textOf(s, '[data-testid="error-message"]')).includes('went silent'), 'the stall is reported', 30000);

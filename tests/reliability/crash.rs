@@ -14,7 +14,7 @@ use ponder_core::store::{MessageStatus, Store};
 use ponder_mock_provider::{MockProvider, Reply};
 use ponder_tests::recordings::{Protocol, mapper};
 
-use crate::support::{FAKE_KEY, THINKING_STREAM};
+use crate::support::{THINKING_STREAM, spawn_chat};
 
 const CHUNK: usize = 64;
 const EVERY: Duration = Duration::from_millis(10);
@@ -102,22 +102,7 @@ async fn killing_a_chat_at_random_moments_loses_at_most_half_a_second() {
         mock.on_request(move |_| {
             *seen.lock().unwrap() = Some(Instant::now());
         });
-        let mut chat = tokio::process::Command::new(ponder_tests::workspace_bin("ponder-cli"))
-            .arg("--db")
-            .arg(&db)
-            .args([
-                "chat",
-                "--provider",
-                "anthropic",
-                "--model",
-                "claude-sonnet-4-5/med",
-            ])
-            .args(["--base-url", &mock.url(), "Cross?"])
-            .env("PONDER_ANTHROPIC_API_KEY", FAKE_KEY)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut chat = spawn_chat(&db, &mock.url());
         // A moment inside the stream, never in its first or last 100 ms.
         let span = u64::try_from(streaming_for.as_millis()).unwrap() - 200;
         let kill_after = Duration::from_millis(100 + random.below(span));

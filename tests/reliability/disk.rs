@@ -8,13 +8,14 @@ use std::time::{Duration, Instant};
 
 use ponder_core::chat::Part;
 use ponder_core::providers::http;
-use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
-use ponder_core::run::{Outcome, Question, RecordError, RecordOptions, TurnRequest, run_recorded};
-use ponder_core::store::{MessageStatus, NewConversation, OpenRemedy, Store};
+use ponder_core::run::{Outcome, Question, RecordError, RecordOptions, run_recorded};
+use ponder_core::store::{MessageStatus, OpenRemedy, Store};
 use ponder_mock_provider::{MockProvider, Reply};
 use tokio_util::sync::CancellationToken;
 
-use crate::support::{FAKE_KEY, THINKING_STREAM, config, model};
+use crate::support::{
+    Defaults, THINKING_STREAM, config, model, new_conversation, request, slow_stream,
+};
 
 /// A small tmpfs of its own, unmounted when dropped.
 struct SmallDisk {
@@ -67,18 +68,6 @@ impl Drop for SmallDisk {
     }
 }
 
-fn new_conversation(store: &Store) -> String {
-    store
-        .create_conversation(NewConversation {
-            title: "Disk".into(),
-            provider: Some("anthropic".into()),
-            model: Some("claude-sonnet-4-5".into()),
-            settings: ReasoningSettings::default(),
-        })
-        .unwrap()
-        .id
-}
-
 fn text_of(parts: &[Part]) -> String {
     parts
         .iter()
@@ -99,21 +88,9 @@ async fn recorded_turn(
     then: impl FnOnce(),
 ) -> Result<(String, Outcome), RecordError> {
     let anthropic = model("anthropic", "claude-sonnet-4-5");
-    let settings = ReasoningSettings::default();
-    let overrides = Overrides::default();
+    let defaults = Defaults::default();
     let url = mock.url();
-    let request = TurnRequest {
-        model: &anthropic,
-        choice: Choice::MEDIUM,
-        overrides: &overrides,
-        settings: &settings,
-        system: None,
-        history: &[],
-        base_url: Some(&url),
-        api: None,
-        api_key: Some(FAKE_KEY),
-        context_tokens: 0,
-    };
+    let request = request(&anthropic, &defaults, &[], &url);
     let config = config();
     let client = http::client(&config).unwrap();
     let body_len = Reply::fixture(THINKING_STREAM).unwrap().served_body().len();
@@ -162,12 +139,7 @@ async fn a_disk_that_fills_mid_answer_keeps_it_in_memory_and_saves_it_once_there
     let store = Store::open(&db).unwrap();
     let conversation = new_conversation(&store);
     let mock = MockProvider::start().await.unwrap();
-    mock.push(
-        Reply::fixture(THINKING_STREAM)
-            .unwrap()
-            .chunk_size(256)
-            .delay(Duration::from_millis(5)),
-    );
+    mock.push(slow_stream(256, Duration::from_millis(5)));
     // Full once the answer starts: every write of it fails until room is made.
     let filler = std::sync::Mutex::new(None);
     let (id, outcome) = recorded_turn(
@@ -198,12 +170,7 @@ async fn a_disk_that_stays_full_returns_the_answer_unsaved_and_the_file_stays_so
     let store = Store::open(&db).unwrap();
     let conversation = new_conversation(&store);
     let mock = MockProvider::start().await.unwrap();
-    mock.push(
-        Reply::fixture(THINKING_STREAM)
-            .unwrap()
-            .chunk_size(256)
-            .delay(Duration::from_millis(5)),
-    );
+    mock.push(slow_stream(256, Duration::from_millis(5)));
     let started = Instant::now();
     let filler = std::sync::Mutex::new(None);
     let result = recorded_turn(

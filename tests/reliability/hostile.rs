@@ -7,16 +7,14 @@ use std::time::{Duration, Instant};
 use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::error::{ErrorKind, MAX_RETRY_HINT};
 use ponder_core::providers::http;
-use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
-use ponder_core::run::{
-    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, TurnRequest, run_recorded,
-};
+use ponder_core::reasoning::ReasoningSettings;
+use ponder_core::run::{Outcome, Question, RecordOptions, RecordedEvent, RunEvent, run_recorded};
 use ponder_core::store::{MessageStatus, NewConversation, Store};
 use ponder_mock_provider::{MockProvider, Reply};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::support::{FAKE_KEY, THINKING_STREAM, config, model, turn};
+use crate::support::{Defaults, config, model, new_conversation, request, slow_stream, turn};
 
 #[tokio::test]
 async fn absurd_retry_hints_end_the_turn_with_a_rate_limit_error() {
@@ -106,36 +104,13 @@ async fn a_tool_call_index_of_a_billion_is_one_call_not_a_billion() {
 #[tokio::test]
 async fn a_panic_inside_a_turn_still_ends_it_once_and_stores_it() {
     let mock = MockProvider::start().await.unwrap();
-    mock.push(
-        Reply::fixture(THINKING_STREAM)
-            .unwrap()
-            .chunk_size(64)
-            .delay(Duration::from_millis(2)),
-    );
+    mock.push(slow_stream(64, Duration::from_millis(2)));
     let store = Store::open_in_memory().unwrap();
-    let conversation = store
-        .create_conversation(NewConversation {
-            title: "Panics".into(),
-            provider: Some("anthropic".into()),
-            model: Some("claude-sonnet-4-5".into()),
-            settings: ReasoningSettings::default(),
-        })
-        .unwrap();
+    let conversation = new_conversation(&store);
     let anthropic = model("anthropic", "claude-sonnet-4-5");
-    let settings = ReasoningSettings::default();
-    let overrides = Overrides::default();
-    let request = TurnRequest {
-        model: &anthropic,
-        choice: Choice::MEDIUM,
-        overrides: &overrides,
-        settings: &settings,
-        system: None,
-        history: &[],
-        base_url: Some(&mock.url()),
-        api: None,
-        api_key: Some(FAKE_KEY),
-        context_tokens: 0,
-    };
+    let defaults = Defaults::default();
+    let url = mock.url();
+    let request = request(&anthropic, &defaults, &[], &url);
     let config = config();
     let client = http::client(&config).unwrap();
     let deltas = Mutex::new(0);
@@ -144,7 +119,7 @@ async fn a_panic_inside_a_turn_still_ends_it_once_and_stores_it() {
         &client,
         &config,
         &store,
-        &conversation.id,
+        &conversation,
         Question::new("Cross?"),
         request,
         RecordOptions {

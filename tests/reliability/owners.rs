@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use ponder_core::store::{LATEST_VERSION, MessageStatus, Store, StoreError};
 use ponder_mock_provider::{MockProvider, Reply};
 
-use crate::support::{FAKE_KEY, THINKING_STREAM};
+use crate::support::{THINKING_STREAM, spawn_chat};
 
 fn streaming_row(db: &std::path::Path) -> Option<(MessageStatus, usize)> {
     let store = Store::open(db)
@@ -34,21 +34,7 @@ async fn opening_the_history_in_a_second_process_leaves_a_live_stream_alone() {
             .chunk_size(200)
             .delay(Duration::from_millis(60)),
     );
-    let mut chat = tokio::process::Command::new(ponder_tests::workspace_bin("ponder-cli"))
-        .arg("--db")
-        .arg(&db)
-        .args([
-            "chat",
-            "--provider",
-            "anthropic",
-            "--model",
-            "claude-sonnet-4-5/med",
-        ])
-        .args(["--base-url", &mock.url(), "--json", "Cross?"])
-        .env("PONDER_ANTHROPIC_API_KEY", FAKE_KEY)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut chat = spawn_chat(&db, &mock.url());
     // Wait until the answer is on disk and streaming; every look opens the file afresh, as a
     // second process would.
     let started = Instant::now();

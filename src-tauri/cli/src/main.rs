@@ -54,6 +54,8 @@ enum Command {
     Export(history::ExportArgs),
     /// Import a conversation or a backup exported as JSON.
     Import(history::ImportArgs),
+    /// Check the history database (SQLite's integrity check); exit 1 when it finds damage.
+    Check,
 }
 
 /// A failure the user can fix by changing the input: exit status 2, one line.
@@ -114,6 +116,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("{} {}", about.name, about.version);
                 println!("data directory: {}", about.data_dir);
                 println!("database:       {}", about.database_path);
+            }
+        }
+        Command::Check => {
+            let report = store()?.integrity_check()?;
+            println!("{report}");
+            if report != "ok" {
+                anyhow::bail!("the history database is damaged");
             }
         }
         Command::Translate(args) => reasoning::translate(args)?,

@@ -59,13 +59,8 @@ pub fn resolve_startup_problem(
         ProblemFile::History => state.reopen_history(move_aside)?,
         ProblemFile::Settings => {
             let path = state.paths.settings();
-            if move_aside && path.exists() {
-                ponder_core::paths::move_aside(&path).map_err(|e| {
-                    IpcError::new(
-                        IpcErrorCode::Storage,
-                        format!("Cannot rename {}: {e}", path.display()),
-                    )
-                })?;
+            if move_aside {
+                crate::state::keep_aside(&path)?;
             }
             let problem = crate::settings::check_file(&path);
             let solved = problem.is_none();
