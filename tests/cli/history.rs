@@ -365,3 +365,25 @@ fn check_reports_a_sound_history_and_a_damaged_one() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn an_import_whose_level_is_unknown_is_refused_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let export = std::fs::read_to_string(
+        ponder_tests::workspace_root().join("src-tauri/core/src/export/snapshots/primes.json"),
+    )
+    .unwrap()
+    .replace("\"choice\": \"high\"", "\"choice\": \"ultra\"");
+    let file = dir.path().join("ultra.json");
+    std::fs::write(&file, export).unwrap();
+    let out = ponder_cli()
+        .arg("--db")
+        .arg(dir.path().join("history.sqlite3"))
+        .arg("import")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown thinking choice \"ultra\""), "{err}");
+}
