@@ -210,6 +210,8 @@ pub struct ProviderView {
 pub enum StreamEvent {
     Started {
         run_id: String,
+        /// The stored question, which the UI shows under a local id until now.
+        user_message_id: String,
         message_id: String,
     },
     Plan {
@@ -282,9 +284,10 @@ mod tests {
             (
                 StreamEvent::Started {
                     run_id: "r".into(),
+                    user_message_id: "u".into(),
                     message_id: "m".into(),
                 },
-                json!({"type": "started", "runId": "r", "messageId": "m"}),
+                json!({"type": "started", "runId": "r", "userMessageId": "u", "messageId": "m"}),
             ),
             (
                 StreamEvent::ThinkingStart {

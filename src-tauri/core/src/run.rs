@@ -298,8 +298,11 @@ impl Default for RecordOptions {
 /// What the caller of a recorded turn hears.
 #[derive(Debug, Clone)]
 pub enum RecordedEvent<'a> {
-    /// The assistant row exists; its id.
-    Started { message_id: &'a str },
+    /// The question and the assistant's row are stored; their ids.
+    Started {
+        user_message_id: &'a str,
+        message_id: &'a str,
+    },
     /// Anything `run_turn` says, except the terminal stop or error.
     Run(RunEvent<'a>),
     /// The one terminal event, sent only once the outcome is on disk.
@@ -346,7 +349,7 @@ pub async fn run_recorded(
 
     use crate::store::{MessageStatus, TurnRecord};
 
-    store.ask(conversation_id, question.text, question.replaces)?;
+    let asked = store.ask(conversation_id, question.text, question.replaces)?;
     let history = store.history(conversation_id)?;
     let output_room = request
         .settings
@@ -369,6 +372,7 @@ pub async fn run_recorded(
     let provider_id = origin.provider.clone();
     let origin_for_panic = origin.clone();
     on_event(RecordedEvent::Started {
+        user_message_id: &asked.id,
         message_id: &message_id,
     });
     if left_out > 0 {

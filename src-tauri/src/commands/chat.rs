@@ -358,8 +358,12 @@ struct Batch {
 impl Batch {
     fn push(&mut self, event: RecordedEvent<'_>, run_id: &str) {
         let event = match event {
-            RecordedEvent::Started { message_id } => StreamEvent::Started {
+            RecordedEvent::Started {
+                user_message_id,
+                message_id,
+            } => StreamEvent::Started {
                 run_id: run_id.to_owned(),
+                user_message_id: user_message_id.to_owned(),
                 message_id: message_id.to_owned(),
             },
             RecordedEvent::Finished { .. } => return,
