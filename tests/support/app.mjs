@@ -86,14 +86,23 @@ export async function startDriver({ env }) {
   };
 }
 
-/** Polls `check` (sync or async) until it holds, or fails naming `what`. */
+/**
+ * Polls `check` (sync or async) until it holds, or fails naming `what`. A check that throws
+ * counts as "not yet": WebKit's driver reports a node that the page re-rendered meanwhile as a
+ * stale element.
+ */
 export async function waitFor(check, what, timeoutMs = 10000) {
   const deadline = Date.now() + timeoutMs;
+  let last;
   while (Date.now() < deadline) {
-    if (await check()) return;
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+  throw new Error(`timed out after ${timeoutMs} ms: ${what}${last ? ` (last error: ${last.message})` : ''}`);
 }
 
 /** The pids of running processes started from the binary `app`. */

@@ -23,14 +23,30 @@ export async function storeKey(s, key) {
 
 /** Claude Sonnet 4.5 at medium, through the two-step picker. */
 export async function pickSonnetMedium(s) {
-  await s.click(await s.waitFind('[data-testid="model-button"]'));
-  await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
   const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
-  // The list refreshes once a key is stored; pick the model when it no longer asks for one.
-  await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready');
-  await s.click(await s.waitFind(sonnet));
-  await s.click(await s.waitFind('[data-testid="picker-level-option"][data-choice="medium"]'));
-  await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes('medium'), 'medium chosen');
+  const medium = '[data-testid="picker-level-option"][data-choice="medium"]';
+  // The model list refreshes in the background (once a key is stored, and from the providers'
+  // live lists); a click that lands while it re-renders may miss, so the pick is tried again.
+  for (let attempt = 1; ; attempt += 1) {
+    if ((await s.findAll(sonnet)).length === 0 && (await s.findAll(medium)).length === 0) {
+      await s.click(await s.waitFind('[data-testid="model-button"]'));
+      await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
+    }
+    try {
+      if ((await s.findAll(medium)).length === 0) {
+        await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready', 15000);
+        await s.click(await s.waitFind(sonnet));
+      }
+      await s.click(await s.waitFind(medium, 4000));
+      await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes('medium'), 'medium chosen', 4000);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      // Close whatever is open and start the pick again.
+      await s.execute(`window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' })); return true;`).catch(() => {});
+      await s.type(await s.find('[data-testid="composer-input"]'), Keys.escape).catch(() => {});
+    }
+  }
 }
 
 export async function send(s, text) {
