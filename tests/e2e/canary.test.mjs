@@ -8,12 +8,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { repoRoot } from '../support/paths.mjs';
@@ -21,7 +20,7 @@ import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
-const CANARY = 'sk-ant-canary-7f3e9b21c4d84a6e0b5d';
+const CANARY = 'FAKE-canary-key-not-real-7f3e9b21c4d84a6e';
 /** The canary as it might be encoded on its way somewhere. */
 const FORMS = [CANARY, Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('hex'), encodeURIComponent(CANARY)];
 
@@ -35,15 +34,6 @@ let record;
 const seenByUi = [];
 const pages = [];
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address();
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 async function serve(fixture, options = {}) {
   mock?.stop();

@@ -11,7 +11,7 @@ use ponder_mock_provider::Reply;
 use tokio_util::sync::CancellationToken;
 
 pub const THINKING_STREAM: &str = "anthropic/pydantic-sonnet4-thinking-stream.sse";
-pub const FAKE_KEY: &str = "sk-ant-canary-not-real-4f1c2e";
+pub const FAKE_KEY: &str = "FAKE-key-not-real-4f1c2e";
 
 pub fn config() -> HttpConfig {
     HttpConfig {
