@@ -4,12 +4,11 @@
 // mid-stream and keep the partial answer, and see a 401 become an error card.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { startDriver, waitFor } from '../support/app.mjs';
+import { freePort, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
@@ -25,15 +24,6 @@ let driver;
 let mock;
 let port;
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address();
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 /** (Re)starts the mock provider on the same port, so the app's base URL stays valid. */
 async function serve(fixture, options = {}) {

@@ -6,12 +6,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
@@ -26,15 +25,6 @@ let keyring;
 let driver;
 let mock;
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   home = mkdtempSync(join(tmpdir(), 'ponder-e2e-crash-'));

@@ -4,12 +4,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { appBinary, freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
@@ -28,15 +27,6 @@ after(async () => {
   for (const home of homes) rmSync(home, { recursive: true, force: true });
 });
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A fresh data home with the given files in Ponder's data directory, and a driver for it. */
 async function appWith(files = {}) {

@@ -22,7 +22,8 @@ export function workspaceVersion() {
   return match[1];
 }
 
-function freePort() {
+/** A port on 127.0.0.1 that nothing listens on right now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
