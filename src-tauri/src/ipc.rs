@@ -74,6 +74,9 @@ pub struct MessageView {
     pub thinking_ms: Option<u64>,
     pub stop: Option<StopReason>,
     pub error: Option<IpcError>,
+    /// What Ponder told the user about the turn when it was sent: how the level was read,
+    /// warnings, how the history went (a quiet line under the answer).
+    pub notes: Vec<String>,
     pub created_at: i64,
 }
 
@@ -97,6 +100,7 @@ impl From<&StoredMessage> for MessageView {
                 .error_code
                 .as_ref()
                 .map(|code| IpcError::provider(code, m.error_message.clone().unwrap_or_default())),
+            notes: m.notes.clone(),
             created_at: m.created_at,
         }
     }
@@ -104,7 +108,7 @@ impl From<&StoredMessage> for MessageView {
 
 impl MessageView {
     /// An answer that ran but could not be written, from what is in memory.
-    pub fn unsaved(id: &str, outcome: &Outcome, choice: Choice) -> Self {
+    pub fn unsaved(id: &str, outcome: &Outcome, choice: Choice, notes: Vec<String>) -> Self {
         let turn = outcome.turn();
         let status = match outcome {
             Outcome::Done(_) => MessageStatus::Complete,
@@ -124,6 +128,7 @@ impl MessageView {
             thinking_ms: (thinking_ms > 0).then_some(thinking_ms),
             stop: turn.stop.clone(),
             error: turn.error.as_ref().map(IpcError::from),
+            notes,
             created_at: crate::commands::settings::now_ms(),
         }
     }
@@ -178,11 +183,25 @@ pub struct ModelView {
     pub shows: String,
     /// The provider needs a key and none is stored.
     pub needs_key: bool,
-    /// False for a model the provider lists but the catalog does not know: it gets the
-    /// provider's generic rule and the picker says "thinking support unknown".
+    /// False when no rule covers the id and it may reason: it gets the provider's generic
+    /// rule and the picker says "thinking support unknown".
     pub known: bool,
+    /// Where the id comes from.
+    pub source: ModelSource,
+    /// The day its newest snapshot came out (YYYY-MM-DD), where known.
+    pub released: Option<String>,
     /// Only the choices this model supports, each with its meaning.
     pub levels: Vec<LevelOption>,
+}
+
+/// Where a model id in the picker comes from: the model list Ponder ships, the provider's
+/// own list, or the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ModelSource {
+    Catalog,
+    Live,
+    Added,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -218,6 +237,8 @@ pub enum StreamEvent {
         feedback: String,
         warnings: Vec<String>,
         meaning: Meaning,
+        /// The turn's note line: how the level was read, warnings and notes.
+        notes: Vec<String>,
     },
     Notice {
         text: String,

@@ -51,6 +51,8 @@ pub fn run() {
             commands::secrets::has_api_key,
             commands::secrets::keyring_status,
             commands::models::list_models,
+            commands::models::add_model,
+            commands::models::override_meanings,
             commands::models::refresh_models,
             commands::models::translate_preview,
             commands::models::context_tokens,

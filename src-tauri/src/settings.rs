@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use ponder_core::reasoning::Choice;
 use ponder_core::reasoning::settings::Profiles;
+use ponder_core::reasoning::{Choice, Overrides};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
@@ -40,6 +40,8 @@ pub struct ProviderSettings {
     pub enabled: bool,
     /// Overrides the provider's base URL (a proxy, a local server, the mock provider).
     pub base_url: Option<String>,
+    /// Model ids the user typed in the picker, offered from then on.
+    pub models: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +61,9 @@ pub struct Settings {
     pub stall_timeout_secs: u32,
     pub providers: BTreeMap<String, ProviderSettings>,
     pub profiles: Profiles,
+    /// Seed 002's reasoning maps, per provider and per model, with the auto-stream level
+    /// and Anthropic's caching toggle.
+    pub reasoning_overrides: Overrides,
 }
 
 impl Default for Settings {
@@ -74,6 +79,7 @@ impl Default for Settings {
             stall_timeout_secs: DEFAULT_STALL_SECS,
             providers: BTreeMap::new(),
             profiles: Profiles::default(),
+            reasoning_overrides: Overrides::default(),
         }
     }
 }
@@ -89,6 +95,11 @@ impl Settings {
         std::time::Duration::from_secs(u64::from(self.stall_timeout_secs.clamp(5, 3600)))
     }
 
+    /// The model ids the user added for a provider.
+    pub fn added_models(&self, id: &str) -> &[String] {
+        self.providers.get(id).map_or(&[], |p| p.models.as_slice())
+    }
+
     pub fn base_url(&self, id: &str) -> Option<&str> {
         self.providers
             .get(id)
@@ -100,7 +111,7 @@ impl Settings {
 /// How long a silent provider is waited for, unless the user says otherwise.
 pub const DEFAULT_STALL_SECS: u32 = 60;
 
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 11] = [
     "theme",
     "defaultProvider",
     "defaultModel",
@@ -111,6 +122,7 @@ const KEYS: [&str; 10] = [
     "stallTimeoutSecs",
     "providers",
     "profiles",
+    "reasoningOverrides",
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {

@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use ponder_core::DataPaths;
 use ponder_core::providers::http::{self, HttpConfig};
+use ponder_core::providers::models::LiveModel;
+use ponder_core::reasoning::Catalog;
 use ponder_core::store::{OpenRemedy, Store};
 use serde::Serialize;
 use tauri::{AppHandle, Manager};
@@ -23,8 +25,11 @@ pub struct AppState {
     pub http: HttpConfig,
     /// Running turns by run id, to cancel them.
     pub runs: Mutex<HashMap<String, CancellationToken>>,
-    /// Model ids each provider listed the last time it was asked.
-    pub live_models: Mutex<HashMap<String, Vec<String>>>,
+    /// The models each provider listed the last time it was asked.
+    pub live_models: Mutex<HashMap<String, Vec<LiveModel>>>,
+    /// Which providers have a key, looked up once (all at once) and kept up to date by the
+    /// key commands: a locked keyring must not stall every model list.
+    keys: Mutex<Option<HashMap<String, bool>>>,
     /// Set once quitting has begun: running turns are being cancelled and stored.
     pub quitting: AtomicBool,
 }
@@ -78,6 +83,7 @@ impl AppState {
             http,
             runs: Mutex::new(HashMap::new()),
             live_models: Mutex::new(HashMap::new()),
+            keys: Mutex::new(None),
             quitting: AtomicBool::new(false),
         })
     }
@@ -93,6 +99,31 @@ impl AppState {
                     problem.message, problem.path
                 ),
             )),
+        }
+    }
+
+    /// Whether `provider` has a key (stored, or in the environment).
+    pub fn has_key(&self, provider: &str) -> bool {
+        let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+        let keys = keys.get_or_insert_with(|| {
+            let ids = Catalog::builtin().providers.iter().map(|p| p.id.as_str());
+            ponder_core::secrets::api_keys(ids)
+                .into_iter()
+                .map(|(id, key)| (id, key.is_ok()))
+                .collect()
+        });
+        keys.get(provider).copied().unwrap_or(false)
+    }
+
+    /// Records that a key was stored or cleared.
+    pub fn note_key(&self, provider: &str, present: bool) {
+        if let Some(keys) = self
+            .keys
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            keys.insert(provider.to_owned(), present);
         }
     }
 

@@ -205,3 +205,84 @@ async fn a_provider_error_is_one_clear_line_and_exit_1() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Anthropic (auth): invalid x-api-key"), "{err}");
 }
+
+/// Seed 002's flags: `--reasoning`, `--override KEY=VALUE`, `--caching`, and an overrides
+/// file, each changing what is sent.
+#[tokio::test]
+async fn seed_002_flags_change_the_request() {
+    let sent = |extra: &'static [&'static str]| async move {
+        let case = Case {
+            provider: "anthropic",
+            model: "claude-opus-4-5",
+            extra,
+            fixture: "anthropic/pydantic-sonnet4-thinking-stream.sse",
+            path: "/v1/messages",
+            key_env: Some("PONDER_ANTHROPIC_API_KEY"),
+        };
+        let (out, requests) = chat(&case, true).await;
+        assert!(
+            out.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        requests[0].json()
+    };
+    let cached = |body: &Value| body.to_string().contains("cache_control");
+
+    let plain = sent(&[]).await;
+    assert!(
+        plain.get("thinking").is_none(),
+        "no level: the provider's default"
+    );
+    assert!(cached(&plain), "caching is full unless asked otherwise");
+
+    let high = sent(&["--reasoning", "high"]).await;
+    assert_eq!(high["thinking"]["budget_tokens"], 60_000);
+    let low = sent(&["--override", "reasoning=low"]).await;
+    assert_eq!(low["thinking"]["budget_tokens"], 22_016);
+
+    let uncached = sent(&["--reasoning", "low", "--caching", "none"]).await;
+    assert!(!cached(&uncached), "{uncached}");
+    let uncached = sent(&["--override", "caching=none"]).await;
+    assert!(!cached(&uncached), "{uncached}");
+
+    // An overrides file maps the levels (seed 002's example).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("overrides.json");
+    std::fs::write(
+        &file,
+        r#"{"providers": {"anthropic": {"reasoning": [1024, 8000, 16000, 32000]}}}"#,
+    )
+    .unwrap();
+    let file: &'static str = Box::leak(file.display().to_string().into_boxed_str());
+    let mapped = sent(Box::leak(Box::new([
+        "--overrides",
+        file,
+        "--reasoning",
+        "medium",
+    ])))
+    .await;
+    assert_eq!(mapped["thinking"]["budget_tokens"], 16_000);
+}
+
+#[tokio::test]
+async fn a_bad_override_is_a_usage_error() {
+    for extra in [
+        &["--override", "colour=blue"][..],
+        &["--override", "caching=sometimes"][..],
+        &["--override", "reasoning"][..],
+        &["--reasoning", "loud"][..],
+    ] {
+        let case = Case {
+            provider: "anthropic",
+            model: "claude-opus-4-5",
+            extra: Box::leak(extra.to_vec().into_boxed_slice()),
+            fixture: "anthropic/pydantic-sonnet4-thinking-stream.sse",
+            path: "/v1/messages",
+            key_env: Some("PONDER_ANTHROPIC_API_KEY"),
+        };
+        let (out, requests) = chat(&case, true).await;
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(requests.is_empty(), "{extra:?}: nothing is sent");
+    }
+}

@@ -16,7 +16,7 @@ import { freePort, runningApps, startDriver, waitFor } from '../support/app.mjs'
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { repoRoot } from '../support/paths.mjs';
-import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
+import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
@@ -62,7 +62,7 @@ before(async () => {
 after(async () => {
   await driver?.stop();
   mock?.stop();
-  keyring?.stop();
+  await keyring?.stop();
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -99,7 +99,7 @@ async function withApp(body) {
 
 async function ask(s, text) {
   await s.click(await s.waitFind('[data-testid="new-chat"]'));
-  await pickSonnetMedium(s);
+  await pickBudgetModelMedium(s);
   await send(s, text);
 }
 

@@ -3,6 +3,7 @@
 // and the answer arrive, restart and find the conversation with its thoughts, cancel
 // mid-stream and keep the partial answer, and see a 401 become an error card.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { freePort, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
-import { artifactsDir } from '../support/paths.mjs';
-import { pickSonnetMedium, send, textOf } from '../support/flows.mjs';
+import { artifactsDir, repoRoot } from '../support/paths.mjs';
+import { pickBudgetModelMedium, send, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
@@ -50,7 +51,7 @@ before(async () => {
 after(async () => {
   await driver?.stop();
   mock?.stop();
-  keyring?.stop();
+  await keyring?.stop();
   if (dataHome) rmSync(dataHome, { recursive: true, force: true });
 });
 
@@ -77,7 +78,7 @@ describe('chatting in the real app', () => {
       assert.ok(!page.includes(FAKE_KEY), 'the key is never shown back');
       await s.click(await s.waitFind('[data-testid="settings-close"]'));
 
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       await send(s, 'How do I cross the street safely?');
       await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 0, 'thoughts stream live', 15000);
       assert.match(await textOf(s, '[data-testid="thought-pane"]'), /Thinking…/);
@@ -100,11 +101,57 @@ describe('chatting in the real app', () => {
     });
   });
 
+  it('edits a question sent a moment ago, in the same window', async () => {
+    await serve(STREAM);
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await pickBudgetModelMedium(s);
+      const settled = async (n) => {
+        await waitFor(async () => (await s.findAll('[data-testid="message-assistant"]')).length === n, `answer ${n}`, 20000);
+        await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, `answer ${n} is complete`, 30000);
+      };
+      await send(s, 'First question.');
+      await settled(1);
+      await send(s, 'Second question.');
+      await settled(2);
+      const ids = await s.execute(`return [...document.querySelectorAll('[data-testid="message-user"]')].map((e) => e.dataset.messageId ?? '')`);
+      assert.equal(new Set(ids).size, ids.length, `every question has its own id: ${ids}`);
+      const edits = await s.findAll('[data-testid="edit-message"]');
+      await s.click(edits[edits.length - 1]);
+      const field = await s.waitFind('[data-testid="edit-input"]');
+      await s.clear(field);
+      await s.type(field, 'The second question, edited.');
+      await s.click(await s.waitFind('[data-testid="edit-send"]'));
+      await waitFor(
+        async () => (await s.execute(`return [...document.querySelectorAll('[data-testid="message-user"]')].map((e) => e.innerText).join(' | ')`)).includes('edited'),
+        'the edited question is shown',
+      );
+      await settled(2);
+    });
+    await withApp(async (s) => {
+      await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length > 0, 'the conversation is listed');
+      await s.click((await s.findAll('[data-testid="conversation"]'))[0]);
+      await waitFor(
+        async () => (await s.execute(`return [...document.querySelectorAll('[data-testid="message-user"]')].map((e) => e.innerText).join(' | ')`)).includes('The second question, edited.'),
+        'the edit was stored',
+      );
+    });
+    // The history holds both questions, the second as edited (the thread shows only what fits).
+    const cli = (...args) =>
+      spawnSync(join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli'), ['--db', join(dataHome, IDENTIFIER, 'ponder.sqlite3'), ...args], {
+        encoding: 'utf8',
+      });
+    const [latest] = JSON.parse(cli('conversations', '--json').stdout);
+    const { messages } = JSON.parse(cli('export', latest.id, '--format', 'json').stdout);
+    const questions = messages.filter((m) => m.message.role === 'user').map((m) => m.message.parts[0].text);
+    assert.deepEqual(questions, ['First question.', 'The second question, edited.']);
+  });
+
   it('stops mid-stream and keeps the partial answer', async () => {
     await serve(STREAM, { chunkSize: 32, delayMs: 60 });
     await withApp(async (s) => {
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       await send(s, 'Take your time.');
       await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 20, 'thinking started', 15000);
       await s.click(await s.waitFind('[data-testid="stop"]'));
@@ -120,7 +167,7 @@ describe('chatting in the real app', () => {
     await serve(body, { status: 401 });
     await withApp(async (s) => {
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       await send(s, 'Are you there?');
       await waitFor(async () => (await textOf(s, '[data-testid="error-message"]')).includes('invalid x-api-key'), 'the error card', 15000);
       assert.match(await textOf(s, '[data-testid="message-user"]'), /Are you there\?/);

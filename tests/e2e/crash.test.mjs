@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
-import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
+import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { repoRoot } from '../support/paths.mjs';
@@ -38,7 +38,7 @@ before(async () => {
 after(async () => {
   await driver?.stop();
   mock?.stop();
-  keyring?.stop();
+  await keyring?.stop();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
@@ -65,7 +65,7 @@ describe('the app killed mid-answer', () => {
         await s.waitForText('[data-testid="status-version"]');
         if (trial === 0) await storeKey(s, 'sk-test-not-a-real-key');
         await s.click(await s.waitFind('[data-testid="new-chat"]'));
-        await pickSonnetMedium(s);
+        await pickBudgetModelMedium(s);
         await send(s, `Trial ${trial}: take your time.`);
         await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 0, 'thinking started', 15000);
         // Somewhere in the rest of the stream (about 5 s of it).

@@ -12,7 +12,7 @@ import { appBinary, freePort, runningApps, startDriver, waitFor } from '../suppo
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
-import { pickSonnetMedium, send, storeKey, textOf } from '../support/flows.mjs';
+import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { Keys } from '../support/webdriver.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
@@ -91,7 +91,7 @@ describe('the real app when things go wrong', () => {
   it('a regenerate that cannot start (no key) keeps the question and its answer', async () => {
     await session(app.driver, async (s) => {
       await storeKey(s, FAKE_KEY);
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       await send(s, 'How do I cross the street safely?');
       await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0 && (await textOf(s, '[data-testid="message-assistant"]')).includes('crossing'), 'the answer', 30000);
       await s.click(await s.waitFind('[data-testid="open-settings"]'));
@@ -113,7 +113,7 @@ describe('the real app when things go wrong', () => {
     await session(app.driver, async (s) => {
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
       await storeKey(s, FAKE_KEY);
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       await send(s, 'Take your time.');
       await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 20, 'thinking started', 15000);
       const [pid] = runningApps();
@@ -139,7 +139,7 @@ describe('the real app when things go wrong', () => {
       await s.click(await s.waitFind('[data-testid="settings-close"]'));
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
       await storeKey(s, FAKE_KEY);
-      await pickSonnetMedium(s);
+      await pickBudgetModelMedium(s);
       const started = Date.now();
       await send(s, 'Are you still there?');
       await waitFor(async () => (await textOf(s, '[data-testid="error-message"]')).includes('went silent'), 'the stall is reported', 30000);

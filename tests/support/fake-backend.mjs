@@ -46,7 +46,6 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   const MODELS = [
     ['anthropic', 'claude-sonnet-4-5', 'Claude Sonnet 4.5', 200000, 64000, 'budget', budget('22,016', '43,008', '64,000')],
     ['anthropic', 'claude-haiku-4-5', 'Claude Haiku 4.5', 200000, 64000, 'budget', budget('11,349', '21,674', '32,000')],
-    ['anthropic', 'claude-3', 'Claude 3', 200000, 4096, 'none', []],
     ['openai', 'o3', 'o3', 200000, 100000, 'effort', [
       { choice: 'default', label: 'default — the provider decides (medium)', available: true },
       { choice: 'off', label: 'off — not available, minimum is low effort', available: false },
@@ -54,7 +53,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       { choice: 'medium', label: 'medium — medium effort', available: true },
       { choice: 'high', label: 'high — high effort', available: true },
     ]],
-    ['google', 'gemini-3-pro', 'Gemini 3 Pro', 1048576, 65536, 'level', [
+    ['google', 'gemini-3.1-pro-preview', 'Gemini 3.1 Pro preview', 1048576, 65536, 'level', [
       { choice: 'default', label: 'default — the provider decides (high)', available: true },
       { choice: 'off', label: 'off — not available, minimum is LOW', available: false },
       { choice: 'minimal', label: 'minimal — same as low', available: false },
@@ -62,6 +61,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       { choice: 'medium', label: 'medium — same as high', available: false },
       { choice: 'high', label: 'high — HIGH', available: true },
     ]],
+    ['google', 'gemma-3-27b-it', 'gemma-3-27b-it', 65536, 8192, 'none', []],
     ['google', 'gemini-2.5-pro', 'Gemini 2.5 Pro', 1048576, 65536, 'budget', budget('11,008', '21,888', '32,768')],
     ['deepseek', 'deepseek-reasoner', 'DeepSeek Reasoner', 128000, 64000, 'always', [
       { choice: 'default', label: 'always thinks — nothing to choose', available: true },
@@ -73,6 +73,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     ]],
   ];
   const provider = (id) => PROVIDERS.find((p) => p.id === id);
+  // Ids typed in the picker: the provider's generic rule, thinking support unknown.
+  const added = new Set();
   const providerView = (p) => ({
     id: p.id,
     name: p.name,
@@ -97,6 +99,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         canDisable: levels.some((l) => l.choice === 'off' && l.available),
         shows: pid === 'openai' || pid === 'google' ? 'summary' : 'full',
         needsKey: p.needsKey && !p.hasKey,
+        known: !added.has(`${pid}/${id}`),
+        source: added.has(`${pid}/${id}`) ? 'added' : pid === 'ollama' ? 'live' : 'catalog',
+        released: null,
         levels,
       };
     });
@@ -378,13 +383,16 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       send({ type: 'error', error: failure.error, message: failure.withMessage ? clone(stored) : null });
     };
     at(30, () => send({ type: 'started', runId, userMessageId, messageId: message.id }));
+    const level = m?.levels.find((l) => l.choice === choice);
+    const turnNotes = [`Thinking: ${choice} (${level?.label.split(' — ')[1] ?? choice})`];
+    message.notes = turnNotes;
     at(10, () => {
-      const level = m?.levels.find((l) => l.choice === choice);
       send({
         type: 'plan',
-        feedback: `✓ Switched to ${provider(c.provider)?.name} ${c.model}\n  Thinking: ${level?.label.split(' — ')[1] ?? choice}`,
+        feedback: `✓ Switched to ${provider(c.provider)?.name} ${c.model}\n  ${turnNotes[0]}`,
         warnings: [],
         meaning: { kind: 'budget', tokens: 43008 },
+        notes: turnNotes,
       });
     });
     if (failure?.at === 'start') at(150, finishWithError);
@@ -509,6 +517,19 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return null;
     },
     list_models: () => modelViews(),
+    add_model: ({ provider: pid, id }) => {
+      if (!provider(pid)) fail('invalidInput', `unknown provider "${pid}"`);
+      if (!added.has(`${pid}/${id}`) && !findModel(pid, id)) {
+        added.add(`${pid}/${id}`);
+        MODELS.push([pid, id, id, 128000, 32768, 'toggle', [
+          { choice: 'default', label: 'default — the provider decides (unknown)', available: true },
+          { choice: 'off', label: 'off — no thinking', available: true },
+          { choice: 'medium', label: 'on — thinking on', available: true },
+        ]]);
+        settings.providers[pid] = { ...(settings.providers[pid] ?? { enabled: true, baseUrl: null }), models: [...(settings.providers[pid]?.models ?? []), id] };
+      }
+      return findModel(pid, id);
+    },
     refresh_models: () => ({ listed: {}, failed: {} }),
     open_external: ({ url }) => {
       fake.opened = [...(fake.opened ?? []), url];
@@ -522,17 +543,27 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const lines = [`✓ Switched to ${m.providerName} ${m.id}`, ...warnings.map((w) => `⚠ ${w}`), `Thinking: ${choice} (${what})`];
       const tokens = Number((what.match(/^([\d,]+) tokens/)?.[1] ?? '0').replace(/,/g, ''));
       let request = {};
-      if (pid === 'anthropic' && tokens) request = { max_tokens: tokens + 4000, thinking: { type: 'enabled', budget_tokens: s?.maxTokens ? Math.min(tokens, s.maxTokens) : tokens } };
+      if (pid === 'anthropic' && tokens) {
+        // As the engine does: the cap is on the whole answer; the budget leaves 4,000 for the answer.
+        const maxTokens = s?.maxOutputTokens ?? tokens + 4000;
+        const budget = Math.max(1024, Math.min(tokens, maxTokens - 4000));
+        request = { max_tokens: maxTokens, thinking: { type: 'enabled', budget_tokens: budget } };
+      }
       else if (pid === 'openai') request = { reasoning: { effort: choice === 'default' ? 'medium' : choice, summary: 'auto' }, include: ['reasoning.encrypted_content'] };
       else if (pid === 'google') request = { generationConfig: { thinkingConfig: { thinkingLevel: choice === 'high' || choice === 'default' ? 'HIGH' : 'LOW', includeThoughts: true } } };
+      const base = settings.providers[pid]?.baseUrl || provider(pid).base;
+      const url = pid === 'openai' ? `${base}/responses` : pid === 'google' ? `${base}/models/${model}:streamGenerateContent?alt=sse` : `${base}/v1/messages`;
       return {
         feedback: lines.join('\n  '),
         warnings,
         meaning: tokens ? { kind: 'budget', tokens } : { kind: 'effort', value: String(choice) },
-        request,
-        headers: pid === 'anthropic' ? { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } : {},
+        url,
+        request: { model, stream: true, messages: [{ role: 'user', content: '(your next message)' }], ...request },
+        headers: pid === 'anthropic' ? { 'x-api-key': '<your key>', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'interleaved-thinking-2025-05-14' } : {},
         stream: true,
         api: pid === 'openai' ? 'responses' : pid === 'google' ? 'generate_content' : 'messages',
+        outputCap: request.max_tokens ?? null,
+        thinkingBudget: request.thinking?.budget_tokens ?? null,
         contextTokens: conversationId ? { ...handlers.context_tokens({ id: conversationId }), exact: pid === 'openai' } : null,
       };
     },

@@ -1,5 +1,5 @@
 // What a person does in the real app, for the WebDriver suites: read an element's text, store
-// a key in Settings, pick Claude Sonnet 4.5 at medium, send a message.
+// a key in Settings, pick Claude Opus 4.5 at medium, send a message.
 import { waitFor } from './app.mjs';
 import { Keys } from './webdriver.mjs';
 
@@ -21,21 +21,22 @@ export async function storeKey(s, key) {
   await s.click(await s.waitFind('[data-testid="settings-close"]'));
 }
 
-/** Claude Sonnet 4.5 at medium, through the two-step picker. */
-export async function pickSonnetMedium(s) {
-  const sonnet = '[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]';
+/** Claude Opus 4.5 (a budget model that is not due to retire) at medium, through the
+ * two-step picker. */
+export async function pickBudgetModelMedium(s) {
+  const model = '[data-testid="picker-model-option"][data-model="claude-opus-4-5"]';
   const medium = '[data-testid="picker-level-option"][data-choice="medium"]';
   // The model list refreshes in the background (once a key is stored, and from the providers'
   // live lists); a click that lands while it re-renders may miss, so the pick is tried again.
   for (let attempt = 1; ; attempt += 1) {
-    if ((await s.findAll(sonnet)).length === 0 && (await s.findAll(medium)).length === 0) {
+    if ((await s.findAll(model)).length === 0 && (await s.findAll(medium)).length === 0) {
       await s.click(await s.waitFind('[data-testid="model-button"]'));
-      await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'sonnet 4.5');
+      await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'opus 4.5');
     }
     try {
       if ((await s.findAll(medium)).length === 0) {
-        await waitFor(async () => !(await textOf(s, sonnet)).includes('needs a key') && (await textOf(s, sonnet)) !== '', 'the model is ready', 15000);
-        await s.click(await s.waitFind(sonnet));
+        await waitFor(async () => !(await textOf(s, model)).includes('needs a key') && (await textOf(s, model)) !== '', 'the model is ready', 15000);
+        await s.click(await s.waitFind(model));
       }
       await s.click(await s.waitFind(medium, 4000));
       await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes('medium'), 'medium chosen', 4000);

@@ -1,20 +1,85 @@
-// A real Secret Service for end-to-end tests: gnome-keyring, unlocked with a throwaway
-// password, in the D-Bus session the test runs in (the test script wraps it in
-// dbus-run-session), keeping its files under `dataHome`.
-import { spawn } from 'node:child_process';
+// A real Secret Service for end-to-end tests, holding none of Ponder's keys when a test file
+// starts and when it ends.
+//
+// The test script starts gnome-keyring (unlocked with a throwaway password, its files in a
+// temporary folder) in the D-Bus session before any app runs, and every file shares it: a
+// second daemon on the same bus cannot take the service's name, and one that stops hands the
+// name to whatever D-Bus starts next — a locked keyring that answers no one. So a file uses
+// the daemon that is up, clears Ponder's entries from it, and starts one of its own only when
+// none is up (a file run by hand under dbus-run-session).
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 
-export function startKeyring(dataHome) {
-  return new Promise((resolve, reject) => {
-    const daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
+const run = promisify(execFile);
+const SERVICE = 'org.freedesktop.secrets';
+/** keyring-rs stores each key under `service` = the app's identifier. */
+const APP_IDENTIFIER = 'dev.ponder.desktop';
+
+async function serviceIsUp() {
+  try {
+    const { stdout } = await run('dbus-send', [
+      '--session',
+      '--print-reply=literal',
+      '--dest=org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner',
+      `string:${SERVICE}`,
+    ]);
+    return stdout.includes('true');
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check, what, timeoutMs = 10000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+}
+
+/** `secret-tool`, where exit status 1 with nothing on stderr means "nothing matched". */
+async function secretTool(...args) {
+  try {
+    return (await run('secret-tool', args, { timeout: 10000 })).stdout;
+  } catch (err) {
+    if (err.code === 1 && !String(err.stderr ?? '').trim()) return String(err.stdout ?? '');
+    throw err;
+  }
+}
+
+/** Removes every key Ponder stored, and proves the service answers (a locked one would not). */
+export async function clearPonderKeys() {
+  await secretTool('clear', 'service', APP_IDENTIFIER);
+  const found = await secretTool('search', '--all', 'service', APP_IDENTIFIER);
+  if (found.trim() !== '') throw new Error(`the keyring still holds Ponder's keys:\n${found}`);
+}
+
+export async function startKeyring(dataHome) {
+  let daemon = null;
+  let out = '';
+  if (!(await serviceIsUp())) {
+    daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
       env: { ...process.env, XDG_DATA_HOME: dataHome },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     daemon.stdin.end('test-password-not-real');
-    let out = '';
     daemon.stdout.on('data', (d) => (out += d));
     daemon.stderr.on('data', (d) => (out += d));
-    daemon.on('error', reject);
-    // The daemon registers org.freedesktop.secrets on the bus once it is up.
-    setTimeout(() => resolve({ stop: () => daemon.kill('SIGTERM'), log: () => out }), 800);
-  });
+    await waitUntil(serviceIsUp, `gnome-keyring to take ${SERVICE}:\n${out}`);
+  }
+  await clearPonderKeys();
+  return {
+    stop: async () => {
+      await clearPonderKeys().catch(() => {});
+      if (daemon) {
+        const exited = new Promise((r) => daemon.once('exit', r));
+        daemon.kill('SIGTERM');
+        await exited;
+      }
+    },
+    log: () => out,
+  };
 }

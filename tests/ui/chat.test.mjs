@@ -42,10 +42,10 @@ describe('the model picker', () => {
     assert.equal(await picker.getAttribute('data-step'), 'model');
     await page.keyboard.type('gemini 3');
     const models = picker.getByTestId('picker-model-option');
-    assert.deepEqual(await models.evaluateAll((els) => els.map((e) => e.dataset.model)), ['gemini-3-pro']);
+    assert.deepEqual(await models.evaluateAll((els) => els.map((e) => e.dataset.model)), ['gemini-3.1-pro-preview']);
     await page.keyboard.press('Enter');
     assert.equal(await picker.getAttribute('data-step'), 'level');
-    assert.equal(await picker.getByTestId('picker-model').textContent(), 'Gemini 3 Pro');
+    assert.equal(await picker.getByTestId('picker-model').textContent(), 'Gemini 3.1 Pro preview');
 
     // Step two lists the engine's labels; levels the model cannot do are shown disabled.
     const levels = picker.getByTestId('picker-level-option');
@@ -70,9 +70,9 @@ describe('the model picker', () => {
     await page.keyboard.press('Enter');
     await picker.waitFor({ state: 'detached' });
 
-    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3 Pro\s*high/);
+    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3\.1 Pro preview\s*high/);
     await notes(page).first().waitFor();
-    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3-pro');
+    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3.1-pro-preview');
     assert.match(await notes(page).first().textContent(), /Thinking: high \(HIGH\)/);
     assert.deepEqual(problems, []);
     await page.close();
@@ -88,9 +88,9 @@ describe('the model picker', () => {
     assert.match(await page.getByTestId('model-button').textContent(), /Claude Sonnet 4\.5\s*high/);
 
     await page.getByTestId('model-button').click();
-    await picker.locator('[data-model="claude-3"]').click();
+    await picker.locator('[data-model="gemma-3-27b-it"]').click();
     await picker.waitFor({ state: 'detached' });
-    assert.match(await page.getByTestId('model-button').textContent(), /Claude 3/);
+    assert.match(await page.getByTestId('model-button').textContent(), /gemma-3-27b-it/);
     assert.equal(await page.getByTestId('model-button-level').count(), 0);
 
     await page.keyboard.press('Control+m');
@@ -112,6 +112,31 @@ describe('the model picker', () => {
     await page.getByTestId('settings-panel').waitFor();
     assert.match(await page.getByTestId('key-status-openai').textContent(), /No key/);
     await page.waitForFunction(() => document.activeElement?.id === 'key-openai');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('offers a typed id with each provider, adds it, and marks its thinking as unknown', async () => {
+    const { page, problems } = await openChat();
+    await page.keyboard.press('Control+m');
+    const picker = page.getByTestId('model-picker');
+    await page.keyboard.type('llama3.2:3b');
+    assert.equal(await picker.getByTestId('picker-model-option').count(), 0);
+    const typed = picker.getByTestId('picker-typed-option');
+    assert.deepEqual(await typed.evaluateAll((els) => els.map((e) => e.dataset.provider)), ['anthropic', 'openai', 'google', 'deepseek', 'ollama']);
+    assert.equal((await typed.last().textContent()).trim(), 'Use “llama3.2:3b” with Ollama');
+    await typed.last().click();
+    // Added, then step two with the provider's generic rule.
+    await picker.getByTestId('picker-level-option').first().waitFor();
+    assert.equal(await picker.getByTestId('picker-model').textContent(), 'llama3.2:3b');
+    await picker.locator('[data-choice="medium"]').click();
+    await picker.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('model-button').textContent(), /llama3\.2:3b/);
+    // From now on it is one of the models, offered with the others.
+    await page.keyboard.press('Control+m');
+    await page.keyboard.type('llama');
+    const row = picker.locator('[data-testid="picker-model-option"][data-model="llama3.2:3b"]');
+    assert.match(await row.textContent(), /thinking support unknown/);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -161,25 +186,25 @@ describe('composer commands', () => {
     await page.keyboard.type('/model gemini-3');
     const completions = page.getByTestId('completions');
     await completions.waitFor();
-    assert.match(await completions.textContent(), /gemini-3-pro/);
+    assert.match(await completions.textContent(), /gemini-3.1-pro-preview/);
     await page.keyboard.press('Tab');
-    assert.equal(await input.inputValue(), '/model gemini-3-pro');
+    assert.equal(await input.inputValue(), '/model gemini-3.1-pro-preview');
     await page.keyboard.type('/');
     // Only the levels the model supports, with their meaning.
     const offered = await completions.locator('[role="option"]').allTextContents();
     assert.deepEqual(
       offered.map((t) => t.replace(/\s+/g, ' ').trim()),
-      ['gemini-3-pro/default default — the provider decides (high)', 'gemini-3-pro/low low — LOW', 'gemini-3-pro/high high — HIGH'],
+      ['gemini-3.1-pro-preview/default default — the provider decides (high)', 'gemini-3.1-pro-preview/low low — LOW', 'gemini-3.1-pro-preview/high high — HIGH'],
     );
     await page.keyboard.type('lo');
     await page.keyboard.press('Enter');
-    assert.equal(await input.inputValue(), '/model gemini-3-pro/low');
+    assert.equal(await input.inputValue(), '/model gemini-3.1-pro-preview/low');
     await page.keyboard.press('Enter');
     await notes(page).first().waitFor();
     assert.equal(await input.inputValue(), '');
-    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3-pro');
+    assert.equal(await page.getByTestId('note-headline').first().textContent(), '✓ Switched to Google gemini-3.1-pro-preview');
     assert.match(await notes(page).first().textContent(), /Thinking: low \(LOW\)/);
-    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3 Pro\s*low/);
+    assert.match(await page.getByTestId('model-button').textContent(), /Gemini 3\.1 Pro preview\s*low/);
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -239,6 +264,8 @@ describe('a streamed answer with thoughts', () => {
       assert.equal(await page.getByTestId('thought-body').count(), 0, 'folded once the answer starts');
       assert.match(await page.getByTestId('answer').textContent(), /There are 25 primes below 100/);
       assert.match(await page.getByTestId('message-meta').textContent(), /1,204 in · 1,890 out · 860 reasoning/);
+      // What the send was told stays with the answer, as a quiet line.
+      assert.equal((await page.getByTestId('turn-notes').textContent()).trim(), 'Thinking: medium (43,008 tokens)');
       assert.equal(await page.getByTestId('chat-title').textContent(), 'How many primes are below 100?');
       await screenshot(page, `ui-${theme}-thought-folded`);
 
@@ -407,10 +434,10 @@ describe('settings', () => {
     assert.deepEqual(settings, [{ thoughtVisibility: 'collapsed' }, { retentionDays: 1 }]);
     assert.equal(await page.getByTestId('default-model').inputValue(), 'anthropic/claude-sonnet-4-5');
     assert.equal(await page.getByTestId('default-level').inputValue(), 'medium');
-    await page.getByTestId('default-model').selectOption('google/gemini-3-pro');
+    await page.getByTestId('default-model').selectOption('google/gemini-3.1-pro-preview');
     await page.waitForFunction(() => window.__calls.filter((c) => c.cmd === 'update_settings').length === 3);
     const last = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'update_settings').at(-1).args.patch);
-    assert.deepEqual(last, { defaultProvider: 'google', defaultModel: 'gemini-3-pro', defaultChoice: 'default' }, 'medium is not a level gemini-3-pro has');
+    assert.deepEqual(last, { defaultProvider: 'google', defaultModel: 'gemini-3.1-pro-preview', defaultChoice: 'default' }, 'medium is not a level gemini-3.1-pro-preview has');
     await page.getByLabel('Dark', { exact: true }).check();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     assert.equal(await page.getByTestId('theme-dark').getAttribute('aria-pressed'), 'true');
@@ -594,8 +621,21 @@ describe('the empty state', () => {
     await page.getByTestId('preview-request').waitFor();
     const request = JSON.parse(await page.getByTestId('preview-request').textContent());
     assert.deepEqual(request.thinking, { type: 'enabled', budget_tokens: 43008 });
+    // The whole body of the next request, where it goes, and that it streams; no key.
+    assert.equal(request.stream, true);
+    assert.ok(Array.isArray(request.messages) && request.messages.length > 0, 'the history is in the body');
+    assert.match(await page.getByTestId('preview-endpoint').textContent(), /POST .*\/v1\/messages.*streamed/s);
     assert.match(await page.getByTestId('context-tokens').textContent(), /tokens.*estimate/s);
-    assert.match(await page.getByTestId('preview-headers').textContent(), /anthropic-beta/);
+    const headers = await page.getByTestId('preview-headers').textContent();
+    assert.match(headers, /anthropic-beta/);
+    assert.match(headers, /"x-api-key": "<your key>"/);
+
+    // The answer cap is the whole answer's, and the panel says what thinking gets of it.
+    assert.match(await panel.textContent(), /Answer cap/);
+    assert.match(await page.getByTestId('output-split').textContent(), /Thinking gets up to 43,008 of 47,008 tokens/);
+    await page.getByTestId('output-cap').fill('2000');
+    await page.getByTestId('output-cap').press('Tab');
+    await page.waitForFunction(() => /1,024 of 2,000/.test(document.querySelector('[data-testid="output-split"]')?.textContent ?? ''));
     await useTheme(page, 'dark');
     await screenshot(page, 'ui-dark-reasoning-panel');
     assert.deepEqual(problems, []);

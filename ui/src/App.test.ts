@@ -122,12 +122,12 @@ describe('App chat', () => {
     render(App);
     await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
     const input = await screen.findByTestId('composer-input');
-    await fireEvent.input(input, { target: { value: '/model gemini-3-pro/low' } });
+    await fireEvent.input(input, { target: { value: '/model gemini-3.1-pro-preview/low' } });
     await fireEvent.keyDown(input, { key: 'Enter' });
     const note = await screen.findByTestId('note');
-    expect(note.textContent).toContain('✓ Switched to Google gemini-3-pro');
+    expect(note.textContent).toContain('✓ Switched to Google gemini-3.1-pro-preview');
     expect(note.textContent).toContain('Thinking: low (LOW)');
-    expect(screen.getByTestId('model-button').textContent).toContain('Gemini 3 Pro');
+    expect(screen.getByTestId('model-button').textContent).toContain('Gemini 3.1 Pro preview');
   });
 });
 

@@ -2,11 +2,12 @@
 //! thoughts streamed dimmed, then the answer.
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Api, Catalog, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Api, Caching, Catalog, Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{
     Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
     run_recorded,
@@ -47,8 +48,30 @@ pub struct ChatArgs {
     /// Show the thoughts but do not keep them in the history.
     #[arg(long)]
     no_store_thoughts: bool,
+    /// The thinking level (seed 002's `--reasoning`): default, off, minimal, low, medium,
+    /// high, max or a token budget. The same as MODEL/CHOICE.
+    #[arg(long, value_name = "LEVEL")]
+    reasoning: Option<String>,
+    /// A JSON file of reasoning overrides, shaped like `{"providers": {…}}` (seed 002).
+    /// Without it, the desktop app's overrides from its settings are used.
+    #[arg(long, value_name = "FILE")]
+    overrides: Option<PathBuf>,
+    /// KEY=VALUE, repeatable: `reasoning=high`, `caching=none`,
+    /// `reasoningAutoStreamLevel=medium` (seed 002's `--override`).
+    #[arg(long = "override", value_name = "KEY=VALUE")]
+    overrides_inline: Vec<String>,
+    /// Anthropic prompt caching: `full` keeps the cache marker on the last message, `none`
+    /// sends no cache directives.
+    #[arg(long, value_enum)]
+    caching: Option<CachingArg>,
     /// The message to send.
     message: String,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum CachingArg {
+    Full,
+    None,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -57,14 +80,69 @@ enum ApiArg {
     Responses,
 }
 
-pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
+pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Result<()> {
     let catalog = Catalog::builtin();
-    let (model_id, choice) = catalog
+    let (model_id, mut choice) = catalog
         .parse_target(Some(&args.provider), &args.model)
         .map_err(|e| Usage(e.to_string()))?;
     let model = catalog
         .resolve(Some(&args.provider), &model_id)
         .map_err(|e| Usage(e.to_string()))?;
+    let mut overrides = match &args.overrides {
+        Some(path) => crate::reasoning::read_overrides(path)?,
+        None => app_overrides(settings_file)?,
+    };
+    if let Some(level) = &args.reasoning {
+        choice = Some(parse_choice(level)?);
+    }
+    for flag in &args.overrides_inline {
+        let (key, value) = flag
+            .split_once('=')
+            .ok_or_else(|| Usage(format!("--override takes KEY=VALUE, not {flag:?}")))?;
+        let scope = overrides
+            .providers
+            .entry(model.provider.id.clone())
+            .or_default();
+        match key.trim() {
+            "reasoning" => choice = Some(parse_choice(value)?),
+            "caching" => {
+                scope.caching = Some(match value.trim() {
+                    "full" => Caching::Full,
+                    "none" => Caching::None,
+                    other => {
+                        return Err(Usage(format!("caching is full or none, not {other:?}")).into());
+                    }
+                })
+            }
+            "reasoningAutoStreamLevel" => {
+                scope.reasoning_auto_stream_level = Some(match parse_choice(value)? {
+                    Choice::Level(level) => level,
+                    _ => {
+                        return Err(Usage(
+                            "reasoningAutoStreamLevel is minimal, low, medium, high or max".into(),
+                        )
+                        .into());
+                    }
+                })
+            }
+            other => {
+                return Err(Usage(format!(
+                    "unknown override {other:?}; use reasoning, caching or reasoningAutoStreamLevel"
+                ))
+                .into());
+            }
+        }
+    }
+    if let Some(caching) = args.caching {
+        overrides
+            .providers
+            .entry(model.provider.id.clone())
+            .or_default()
+            .caching = Some(match caching {
+            CachingArg::Full => Caching::Full,
+            CachingArg::None => Caching::None,
+        });
+    }
     let api_key = match &model.provider.api_key_env {
         // Local servers take no key.
         None => ponder_core::secrets::api_key(&model.provider.id).ok(),
@@ -93,7 +171,6 @@ pub fn chat(args: ChatArgs, store: &Store) -> anyhow::Result<()> {
         choice: choice.unwrap_or(conversation.settings.choice),
         ..conversation.settings.clone()
     };
-    let overrides = Overrides::default();
     let config = HttpConfig {
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
         ..HttpConfig::default()
@@ -287,5 +364,40 @@ impl Printer {
         if self.wrote || self.in_thought {
             let _ = writeln!(out);
         }
+    }
+}
+
+fn parse_choice(text: &str) -> Result<Choice, Usage> {
+    text.trim()
+        .parse::<Choice>()
+        .map_err(|e| Usage(format!("--reasoning: {e}")))
+}
+
+/// The desktop app's reasoning overrides, from its settings file (none when it has none).
+fn app_overrides(settings_file: &Path) -> Result<Overrides, Usage> {
+    let text = match std::fs::read_to_string(settings_file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Overrides::default()),
+        Err(e) => {
+            return Err(Usage(format!(
+                "cannot read the settings in {}: {e}",
+                settings_file.display()
+            )));
+        }
+    };
+    let settings: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        Usage(format!(
+            "the settings in {} are not JSON: {e}",
+            settings_file.display()
+        ))
+    })?;
+    match settings.get("reasoningOverrides") {
+        None | Some(serde_json::Value::Null) => Ok(Overrides::default()),
+        Some(value) => serde_json::from_value(value.clone()).map_err(|e| {
+            Usage(format!(
+                "the reasoning overrides in {} are not valid: {e}",
+                settings_file.display()
+            ))
+        }),
     }
 }

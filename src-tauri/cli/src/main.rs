@@ -127,7 +127,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
-        Command::Chat(args) => chat::chat(args, &store()?)?,
+        Command::Chat(args) => {
+            // The app keeps its settings beside the history: a history given by path is read
+            // with the settings next to it.
+            let settings = match (&cli.data_dir, &cli.db) {
+                (None, Some(db)) => db.with_file_name(ponder_core::paths::SETTINGS_FILE),
+                _ => paths()?.settings(),
+            };
+            chat::chat(args, &store()?, &settings)?
+        }
         Command::Conversations(args) => history::conversations(args, &store()?)?,
         Command::Search(args) => history::search(args, &store()?)?,
         Command::PurgeThoughts(args) => history::purge_thoughts(args, &store()?)?,

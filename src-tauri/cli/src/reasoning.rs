@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 use ponder_core::reasoning::levels::level_options;
-use ponder_core::reasoning::{Api, Catalog, Overrides, TurnContext, translate as plan_for};
+use ponder_core::reasoning::{
+    Api, Catalog, Overrides, TurnContext, model_list, translate as plan_for,
+};
 use serde_json::json;
 
 use crate::Usage;
@@ -60,20 +62,7 @@ pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
         .map_err(|e| Usage(e.to_string()))?;
     let overrides = match &args.overrides {
         None => Overrides::default(),
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Usage(format!(
-                    "cannot read overrides file {}: {e}",
-                    path.display()
-                ))
-            })?;
-            Overrides::from_json(&text).map_err(|e| {
-                Usage(format!(
-                    "overrides file {} is not valid: {e}",
-                    path.display()
-                ))
-            })?
-        }
+        Some(path) => read_overrides(path)?,
     };
     let ctx = TurnContext {
         api: args.api.map(|a| match a {
@@ -112,31 +101,35 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
         Some(id) => vec![catalog.provider(id).map_err(|e| Usage(e.to_string()))?],
         None => catalog.providers.iter().collect(),
     };
-    let mut rows = Vec::new();
-    for provider in providers {
-        for entry in catalog.models_of(&provider.id) {
-            let model = catalog
-                .resolve(Some(&provider.id), &entry.pattern)
-                .map_err(|e| Usage(e.to_string()))?;
-            rows.push((provider, entry, level_options(&model)));
-        }
-    }
+    let today = model_list::today();
+    let rows: Vec<_> = providers
+        .iter()
+        .map(|provider| (*provider, catalog.offered(&provider.id, &today)))
+        .collect();
     if args.json {
         let list: Vec<_> = rows
             .iter()
-            .map(|(provider, entry, levels)| {
-                json!({
-                    "provider": provider.id,
-                    "providerName": provider.name,
-                    "model": entry.pattern,
-                    "name": entry.name,
-                    "contextWindow": entry.context_window,
-                    "maxOutput": entry.max_output,
-                    "thinking": entry.thinking,
-                    "shows": entry.shows,
-                    "replay": entry.replay,
-                    "default": entry.default,
-                    "levels": levels,
+            .flat_map(|(provider, models)| {
+                models.iter().map(move |model| {
+                    let listed = model.listed.as_ref();
+                    json!({
+                        "provider": provider.id,
+                        "providerName": provider.name,
+                        "model": model.id,
+                        "name": model.name,
+                        "rule": model.pattern,
+                        "contextWindow": model.context_window,
+                        "maxOutput": model.max_output,
+                        "thinking": model.thinking,
+                        "thinkingKnown": !model.is_generic(),
+                        "shows": model.shows,
+                        "replay": model.replay,
+                        "default": model.default,
+                        "released": listed.and_then(|m| m.released.as_deref()),
+                        "retires": listed.and_then(|m| m.retires.as_deref()),
+                        "price": listed.map(|m| &m.price),
+                        "levels": level_options(model),
+                    })
                 })
             })
             .collect();
@@ -148,21 +141,41 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
-    let mut last_provider = "";
-    for (provider, entry, levels) in &rows {
-        if provider.id != last_provider {
-            writeln!(out, "{} ({})", provider.name, provider.id)?;
-            last_provider = &provider.id;
+    for (provider, models) in &rows {
+        writeln!(out, "{} ({})", provider.name, provider.id)?;
+        if models.is_empty() {
+            writeln!(
+                out,
+                "  (no fixed list: the models are the ones the server lists, or any id you give)"
+            )?;
         }
-        writeln!(
-            out,
-            "  {:<30} {}",
-            entry.pattern,
-            entry.thinking.kind_name()
-        )?;
-        for level in levels.iter().filter(|l| l.available) {
-            writeln!(out, "      {}", level.label)?;
+        for model in models {
+            let kind = if model.is_generic() {
+                "thinking support unknown"
+            } else {
+                model.thinking.kind_name()
+            };
+            writeln!(out, "  {:<34} {kind}", model.id)?;
+            for level in level_options(model).iter().filter(|l| l.available) {
+                writeln!(out, "      {}", level.label)?;
+            }
         }
     }
     Ok(())
+}
+
+/// A seed 002 overrides file.
+pub fn read_overrides(path: &std::path::Path) -> Result<Overrides, Usage> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Usage(format!(
+            "cannot read overrides file {}: {e}",
+            path.display()
+        ))
+    })?;
+    Overrides::from_json(&text).map_err(|e| {
+        Usage(format!(
+            "overrides file {} is not valid: {e}",
+            path.display()
+        ))
+    })
 }

@@ -75,11 +75,100 @@ pub fn plan_for(request: &TurnRequest<'_>) -> Result<Plan, TranslateError> {
     };
     let ctx = TurnContext {
         api: request.api,
-        max_output: request.settings.max_tokens,
+        max_output: request.settings.max_output_tokens,
         context_tokens: request.context_tokens,
+        long_context_reduction: request.settings.long_context_cut,
         ..TurnContext::default()
     };
     translate(choice, request.model, request.overrides, &ctx)
+}
+
+/// What a turn sends: the plan, and the HTTP request built from it and the history.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub plan: Plan,
+    pub http: HttpRequest,
+    /// How the history was sent, where the provider's rules beat the settings.
+    pub notices: Vec<String>,
+}
+
+/// Builds exactly what `run_turn` sends, without sending it (the request preview uses it).
+pub fn prepare(request: &TurnRequest<'_>) -> Result<Prepared, TranslateError> {
+    let model = request.model;
+    let plan = plan_for(request)?;
+    let wire = to_wire(WireInput {
+        model,
+        plan: &plan,
+        settings: request.settings,
+        system: request.system,
+        history: request.history,
+    });
+    let http = HttpRequest {
+        url: endpoint_url(model, &plan, request.base_url),
+        headers: request_headers(model, &plan, request.api_key),
+        body: serde_json::to_vec(&wire.body).unwrap_or_default(),
+    };
+    Ok(Prepared {
+        plan,
+        http,
+        notices: wire.notices,
+    })
+}
+
+/// What a turn's note line says: how the level was read (with any cut), and every warning
+/// and note of the plan. The "switched to" headline is for changing models, not for turns.
+pub fn turn_notes(plan: &Plan) -> Vec<String> {
+    let feedback = &plan.feedback;
+    let mut lines = vec![feedback.thinking.clone()];
+    lines.extend(plan.warnings.iter().map(|w| format!("⚠ {w}")));
+    lines.extend(feedback.notes.iter().cloned());
+    lines
+}
+
+/// Room an answer is given in a shared window when the plan names no output cap.
+const DEFAULT_ANSWER_ROOM: u32 = 16_384;
+
+/// The newest part of `history` that fits the model's window, how many messages were left
+/// out, and its effective tokens. Where the answer counts against the same window as the
+/// prompt (Anthropic, most OpenAI-compatible servers), room is left for the output cap the
+/// plan will actually send — not the model's whole output limit, which would keep a 200K
+/// model below the 150K at which long conversations get smaller budgets.
+pub fn fit_history<'h>(
+    history: &'h [Message],
+    request: &TurnRequest<'_>,
+) -> (&'h [Message], usize, u64) {
+    use crate::providers::context::{effective_tokens, fit_to_window};
+
+    let model = request.model;
+    let room_for = |context_tokens: u64| -> u32 {
+        if !model.provider.output_shares_window {
+            return 0;
+        }
+        let planned = plan_for(&TurnRequest {
+            context_tokens,
+            ..*request
+        })
+        .ok()
+        .and_then(|plan| plan.output_cap());
+        planned.unwrap_or_else(|| model.max_output.min(DEFAULT_ANSWER_ROOM))
+    };
+    let all = effective_tokens(history, request.settings, model).tokens;
+    let mut room = room_for(all);
+    loop {
+        let (sent, left_out) = fit_to_window(history, request.settings, model, room);
+        let tokens = if left_out == 0 {
+            all
+        } else {
+            effective_tokens(sent, request.settings, model).tokens
+        };
+        // Fewer tokens can mean a bigger budget again (under the long-context line), and so
+        // a bigger cap: fit once more with it. The cap only grows, so this ends.
+        let needed = room_for(tokens);
+        if needed <= room {
+            return (sent, left_out, tokens);
+        }
+        room = needed;
+    }
 }
 
 pub async fn run_turn(
@@ -96,8 +185,12 @@ pub async fn run_turn(
         provider: provider.to_owned(),
         model: model.id.clone(),
     };
-    let plan = match plan_for(&request) {
-        Ok(plan) => plan,
+    let Prepared {
+        plan,
+        http: http_request,
+        notices,
+    } = match prepare(&request) {
+        Ok(prepared) => prepared,
         Err(err) => {
             let draft = Draft::new(origin, crate::chat::ThoughtSource::Reasoning);
             return fail(
@@ -109,21 +202,9 @@ pub async fn run_turn(
         }
     };
     on_event(RunEvent::Plan(&plan));
-    let wire = to_wire(WireInput {
-        model,
-        plan: &plan,
-        settings: request.settings,
-        system: request.system,
-        history: request.history,
-    });
-    for notice in wire.notices {
+    for notice in notices {
         on_event(RunEvent::Notice(notice));
     }
-    let http_request = HttpRequest {
-        url: endpoint_url(model, &plan, request.base_url),
-        headers: request_headers(model, &plan, request.api_key),
-        body: serde_json::to_vec(&wire.body).unwrap_or_default(),
-    };
     let mapper = mapper_for(model, &plan);
     let mut draft = Draft::new(origin, mapper.default_source());
     let mut decoder = StreamDecoder::new(mapper);
@@ -349,21 +430,15 @@ pub async fn run_recorded(
 
     use crate::store::{MessageStatus, TurnRecord};
 
+    fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     let asked = store.ask(conversation_id, question.text, question.replaces)?;
     let history = store.history(conversation_id)?;
-    let output_room = request
-        .settings
-        .max_tokens
-        .unwrap_or(request.model.max_output);
-    let (sent, left_out) = crate::providers::context::fit_to_window(
-        &history,
-        request.settings,
-        request.model,
-        output_room,
-    );
+    let (sent, left_out, context_tokens) = fit_history(&history, &request);
     request.history = sent;
-    request.context_tokens =
-        crate::providers::context::effective_tokens(sent, request.settings, request.model).tokens;
+    request.context_tokens = context_tokens;
     let origin = Origin {
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),
@@ -375,10 +450,14 @@ pub async fn run_recorded(
         user_message_id: &asked.id,
         message_id: &message_id,
     });
+    // What the user is told about this turn as it is sent, kept with the answer.
+    let notes = Mutex::new(Vec::new());
     if left_out > 0 {
-        on_event(RecordedEvent::Run(RunEvent::Notice(format!(
+        let notice = format!(
             "The oldest {left_out} messages were left out of this request to fit the model's context window (they stay in the history)"
-        ))));
+        );
+        lock(&notes).push(notice.clone());
+        on_event(RecordedEvent::Run(RunEvent::Notice(notice)));
     }
 
     struct Live {
@@ -405,9 +484,6 @@ pub async fn run_recorded(
         }
     };
     let on_event = Mutex::new(&mut on_event);
-    fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
     let run = run_turn(client, config, request, cancel, |event| {
         if let RunEvent::Chat(chat) = &event {
             let mut live = lock(&live);
@@ -423,6 +499,21 @@ pub async fn run_recorded(
             if matches!(chat, ChatEvent::Stop(_) | ChatEvent::Error(_)) {
                 return;
             }
+        }
+        let noted = match &event {
+            RunEvent::Plan(plan) => {
+                lock(&notes).extend(turn_notes(plan));
+                true
+            }
+            RunEvent::Notice(notice) => {
+                lock(&notes).push(notice.clone());
+                true
+            }
+            _ => false,
+        };
+        if noted {
+            // Before the answer streams, and only a few lines: not on a hot path.
+            let _ = store.set_notes(&message_id, &lock(&notes));
         }
         (lock(&on_event))(RecordedEvent::Run(event));
     });
@@ -561,4 +652,123 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "an unexpected failure".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::Role;
+    use crate::reasoning::Catalog;
+
+    /// `turns` exchanges of about `tokens` tokens each (Anthropic is estimated at four
+    /// characters a token), then a new question.
+    fn long_history(turns: usize, tokens: usize) -> Vec<Message> {
+        let mut history = Vec::new();
+        for i in 0..turns {
+            history.push(Message::user(format!(
+                "q{i} {}",
+                "x".repeat(tokens * 4 / 2)
+            )));
+            history.push(Message {
+                role: Role::Assistant,
+                parts: vec![crate::chat::Part::Text {
+                    text: "y".repeat(tokens * 4 / 2),
+                }],
+                origin: None,
+                replay: None,
+            });
+        }
+        history.push(Message::user("And now?"));
+        history
+    }
+
+    fn request<'a>(
+        model: &'a ModelInfo,
+        settings: &'a ReasoningSettings,
+        overrides: &'a Overrides,
+    ) -> TurnRequest<'a> {
+        TurnRequest {
+            model,
+            choice: Choice::HIGH,
+            overrides,
+            settings,
+            system: None,
+            history: &[],
+            base_url: None,
+            api: None,
+            api_key: None,
+            context_tokens: 0,
+        }
+    }
+
+    #[test]
+    fn a_long_conversation_reaches_the_long_context_cut_instead_of_being_trimmed() {
+        let model = Catalog::builtin()
+            .resolve(Some("anthropic"), "claude-opus-4-5")
+            .unwrap();
+        let (settings, overrides) = (ReasoningSettings::default(), Overrides::default());
+        // About 160,000 tokens: past the 150,000 line, well inside a 200,000 window.
+        let history = long_history(16, 10_000);
+        let mut turn = request(&model, &settings, &overrides);
+        let (sent, left_out, tokens) = fit_history(&history, &turn);
+        assert_eq!(left_out, 0, "nothing is left out ({tokens} tokens)");
+        assert!(tokens > 150_000, "{tokens}");
+        turn.history = sent;
+        turn.context_tokens = tokens;
+        let plan = prepare(&turn).unwrap().plan;
+        assert_eq!(plan.thinking_budget(), Some(10_000));
+        assert_eq!(plan.output_cap(), Some(14_000));
+        assert!(
+            plan.feedback.thinking.contains("reduced to 10,000"),
+            "the feedback line says so: {}",
+            plan.feedback.thinking
+        );
+        // The prompt and the answer's cap fit the window together.
+        assert!(tokens + 14_000 <= u64::from(model.context_window));
+    }
+
+    #[test]
+    fn the_long_context_cut_is_a_setting() {
+        let model = Catalog::builtin()
+            .resolve(Some("anthropic"), "claude-opus-4-5")
+            .unwrap();
+        let settings = ReasoningSettings {
+            long_context_cut: false,
+            ..ReasoningSettings::default()
+        };
+        let overrides = Overrides::default();
+        let history = long_history(16, 10_000);
+        let mut turn = request(&model, &settings, &overrides);
+        let (sent, left_out, tokens) = fit_history(&history, &turn);
+        assert_eq!(left_out, 0);
+        turn.history = sent;
+        turn.context_tokens = tokens;
+        let plan = prepare(&turn).unwrap().plan;
+        // Not cut to 10,000: the budget takes what the window has left, with room for the answer.
+        let (budget, cap) = (plan.thinking_budget().unwrap(), plan.output_cap().unwrap());
+        assert!(budget > 30_000, "{:?}", plan.request);
+        assert!(!plan.feedback.thinking.contains("reduced to 10,000"));
+        assert!(
+            plan.feedback.thinking.contains("capped to"),
+            "{}",
+            plan.feedback.thinking
+        );
+        assert!(
+            tokens + u64::from(cap) <= u64::from(model.context_window),
+            "{tokens} + {cap}"
+        );
+    }
+
+    #[test]
+    fn a_separate_input_limit_keeps_no_room_for_the_answer() {
+        // OpenAI counts the input on its own: a history just under the input limit is sent whole.
+        let model = Catalog::builtin()
+            .resolve(Some("openai"), "gpt-5.4")
+            .unwrap();
+        assert!(!model.provider.output_shares_window);
+        let (settings, overrides) = (ReasoningSettings::default(), Overrides::default());
+        let history = long_history(2, 10_000);
+        let (_, left_out, _) = fit_history(&history, &request(&model, &settings, &overrides));
+        assert_eq!(left_out, 0);
+    }
 }

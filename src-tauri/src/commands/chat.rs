@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ponder_core::chat::ChatEvent;
-use ponder_core::reasoning::{Catalog, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Catalog, ReasoningSettings};
 use ponder_core::run::{
     Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
     run_recorded,
@@ -226,7 +226,7 @@ fn start(
                 }
             })
         };
-        let overrides = Overrides::default();
+        let overrides = settings.reasoning_overrides.clone();
         let turn = TurnRequest {
             model: &model,
             choice,
@@ -300,7 +300,12 @@ fn start(
                         "This answer could not be saved ({source}). It is shown here until you close Ponder; free some disk space and ask again to keep it."
                     ),
                 ),
-                message: Some(MessageView::unsaved(&message_id, &outcome, choice)),
+                message: Some(MessageView::unsaved(
+                    &message_id,
+                    &outcome,
+                    choice,
+                    Vec::new(),
+                )),
             },
             Err(RecordError::Store(err)) => StreamEvent::Error {
                 error: IpcError::from(err),
@@ -371,6 +376,7 @@ impl Batch {
                 feedback: plan.feedback.text(),
                 warnings: plan.warnings.clone(),
                 meaning: plan.meaning.clone(),
+                notes: ponder_core::run::turn_notes(plan),
             },
             RecordedEvent::Run(RunEvent::Notice(text)) => StreamEvent::Notice { text },
             RecordedEvent::Run(RunEvent::Retry(retry)) => StreamEvent::Retry {

@@ -1,18 +1,22 @@
+use ponder_core::chat::Message;
 use ponder_core::providers::context::effective_tokens;
 use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::levels::level_options;
 use ponder_core::reasoning::{
-    Catalog, Choice, Overrides, ReasoningSettings, TurnContext, translate,
+    Catalog, Choice, Level, ModelInfo, Overrides, ReasoningSettings, TurnContext, model_list,
+    translate,
 };
+use ponder_core::run::{TurnRequest, fit_history, prepare};
 use serde_json::{Value, json};
 use tauri::{AppHandle, State};
 
-use crate::error::IpcError;
-use crate::ipc::ModelView;
+use crate::error::{IpcError, IpcErrorCode};
+use crate::ipc::{ModelSource, ModelView};
 use crate::state::AppState;
 
-/// Every catalog model of the enabled providers, plus the models they listed live that the
-/// catalog does not know, each with what its levels mean.
+/// The models the picker offers for the enabled providers: the real ids of the model list
+/// (retired ones left out), what each provider listed live, and what the user added, each
+/// once, with what its levels mean.
 #[tauri::command(async)]
 pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<ModelView>, IpcError> {
     let settings = crate::settings::load(&app)?;
@@ -22,51 +26,101 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone();
     let catalog = Catalog::builtin();
+    let today = model_list::today();
     let mut models = Vec::new();
     for provider in catalog
         .providers
         .iter()
         .filter(|p| settings.provider_enabled(&p.id))
     {
-        let needs_key =
-            provider.api_key_env.is_some() && ponder_core::secrets::api_key(&provider.id).is_err();
-        let known = catalog.models_of(&provider.id).map(|e| e.pattern.clone());
-        let unknown = live
+        let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
+        let listed = catalog
+            .offered(&provider.id, &today)
+            .into_iter()
+            .map(|m| (m.id.clone(), None, ModelSource::Catalog));
+        let live = live
             .get(&provider.id)
             .into_iter()
             .flatten()
-            .filter(|id| {
-                catalog
-                    .resolve(Some(&provider.id), id)
-                    .is_ok_and(|m| m.is_generic())
-            })
-            .cloned();
-        for id in known.chain(unknown) {
+            .map(|m| (m.id.clone(), m.name.clone(), ModelSource::Live));
+        let added = settings
+            .added_models(&provider.id)
+            .iter()
+            .map(|id| (id.clone(), None, ModelSource::Added));
+        let mut seen = std::collections::HashSet::new();
+        for (id, live_name, source) in listed.chain(live).chain(added) {
+            if !seen.insert(id.to_ascii_lowercase()) {
+                continue;
+            }
             let model = catalog.resolve(Some(&provider.id), &id)?;
-            models.push(ModelView {
-                provider: provider.id.clone(),
-                provider_name: provider.name.clone(),
-                id: id.clone(),
-                name: if model.is_generic() {
-                    id.clone()
-                } else {
-                    model.name.clone()
-                },
-                context_window: model.context_window,
-                max_output: model.max_output,
-                thinking: model.thinking.kind_name(),
-                can_disable: model.thinking.can_disable(),
-                shows: serde_json::to_value(model.shows)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                needs_key,
-                known: !model.is_generic(),
-                levels: level_options(&model),
-            });
+            models.push(model_view(&model, live_name, source, needs_key));
         }
     }
     Ok(models)
+}
+
+/// One model as the picker shows it.
+pub fn model_view(
+    model: &ModelInfo,
+    live_name: Option<String>,
+    source: ModelSource,
+    needs_key: bool,
+) -> ModelView {
+    ModelView {
+        provider: model.provider.id.clone(),
+        provider_name: model.provider.name.clone(),
+        id: model.id.clone(),
+        name: live_name.unwrap_or_else(|| model.name.clone()),
+        context_window: model.context_window,
+        max_output: model.max_output,
+        thinking: model.thinking.kind_name(),
+        can_disable: model.thinking.can_disable(),
+        shows: serde_json::to_value(model.shows)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default(),
+        needs_key,
+        known: !model.is_generic(),
+        source,
+        released: model.listed.as_ref().and_then(|m| m.released.clone()),
+        levels: level_options(model),
+    }
+}
+
+/// Adds a model id the user typed to a provider's models, so the picker offers it from now
+/// on, and returns it as the picker shows it.
+#[tauri::command(async)]
+pub fn add_model(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    provider: String,
+    id: String,
+) -> Result<ModelView, IpcError> {
+    let id = id.trim();
+    if id.is_empty() || id.len() > 200 || id.chars().any(char::is_whitespace) {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "A model id is one word of at most 200 characters, as the provider spells it.",
+        ));
+    }
+    let catalog = Catalog::builtin();
+    let provider = catalog.provider(&provider)?;
+    let settings = crate::settings::load(&app)?;
+    let mut providers = settings.providers.clone();
+    let entry =
+        providers
+            .entry(provider.id.clone())
+            .or_insert_with(|| crate::settings::ProviderSettings {
+                enabled: true,
+                ..Default::default()
+            });
+    if !entry.models.iter().any(|m| m.eq_ignore_ascii_case(id)) {
+        entry.models.push(id.to_owned());
+        crate::settings::update(&app, &json!({ "providers": providers }))?;
+    }
+    let model = catalog.resolve(Some(&provider.id), id)?;
+    let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
+    Ok(model_view(&model, None, ModelSource::Added, needs_key))
 }
 
 /// Asks every enabled provider that can answer (a key is stored, or none is needed) for its
@@ -78,12 +132,22 @@ pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Resul
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut listed = serde_json::Map::new();
     let mut failed = serde_json::Map::new();
-    for provider in Catalog::builtin()
+    let enabled: Vec<_> = Catalog::builtin()
         .providers
         .iter()
         .filter(|p| settings.provider_enabled(&p.id))
-    {
-        let key = ponder_core::secrets::api_key(&provider.id).ok();
+        .collect();
+    // All keys at once, off the async runtime: a locked keyring costs one wait, not one each.
+    let ids: Vec<String> = enabled.iter().map(|p| p.id.clone()).collect();
+    let mut keys: std::collections::HashMap<_, _> = tokio::task::spawn_blocking(move || {
+        ponder_core::secrets::api_keys(ids.iter().map(String::as_str))
+    })
+    .await
+    .unwrap_or_default()
+    .into_iter()
+    .collect();
+    for provider in enabled {
+        let key = keys.remove(&provider.id).and_then(Result::ok);
         if provider.api_key_env.is_some() && key.is_none() {
             continue;
         }
@@ -115,10 +179,17 @@ pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Resul
     Ok(json!({ "listed": listed, "failed": failed }))
 }
 
-/// What will be sent: the request fields, headers and feedback for a choice, and what the
-/// conversation costs in context once stripped.
+/// Stands in for the key in the preview: it is never read for a preview, let alone shown.
+const KEY_PLACEHOLDER: &str = "<your key>";
+/// Stands in for the message the user has not written yet.
+const NEXT_MESSAGE: &str = "(your next message)";
+
+/// What the next turn will send: the whole request as `run_turn` builds it (the key replaced
+/// by a placeholder), the feedback and warnings for the choice, and what the conversation
+/// costs in context once stripped.
 #[tauri::command(async)]
 pub fn translate_preview(
+    app: AppHandle,
     state: State<'_, AppState>,
     provider: String,
     model: String,
@@ -127,34 +198,108 @@ pub fn translate_preview(
     conversation_id: Option<String>,
 ) -> Result<Value, IpcError> {
     let model = Catalog::builtin().resolve(Some(&provider), &model)?;
-    let context = match &conversation_id {
-        Some(id) => {
-            let history = state.store()?.history(id)?;
-            Some(effective_tokens(&history, &settings, &model))
-        }
-        None => None,
+    let app_settings = crate::settings::load(&app)?;
+    let mut history = match &conversation_id {
+        Some(id) => state.store()?.history(id)?,
+        None => Vec::new(),
     };
-    let ctx = TurnContext {
-        max_output: settings.max_tokens,
-        context_tokens: context.map_or(0, |c| c.tokens),
-        ..TurnContext::default()
+    history.push(Message::user(NEXT_MESSAGE));
+    let overrides = app_settings.reasoning_overrides.clone();
+    let mut turn = TurnRequest {
+        model: &model,
+        choice,
+        overrides: &overrides,
+        settings: &settings,
+        system: None,
+        history: &[],
+        base_url: app_settings.base_url(&model.provider.id),
+        api: None,
+        api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
+        context_tokens: 0,
     };
-    let effective = if settings.enabled {
-        choice
-    } else {
-        Choice::Default
-    };
-    let plan = translate(effective, &model, &Overrides::default(), &ctx)?;
+    let (sent, left_out, tokens) = fit_history(&history, &turn);
+    turn.history = sent;
+    turn.context_tokens = tokens;
+    let prepared = prepare(&turn)?;
+    let plan = &prepared.plan;
+    let body: Value = serde_json::from_slice(&prepared.http.body).unwrap_or_default();
+    let headers: serde_json::Map<String, Value> = prepared
+        .http
+        .headers
+        .iter()
+        .map(|(name, value)| (name.clone(), json!(value)))
+        .collect();
+    let mut warnings = plan.warnings.clone();
+    warnings.extend(prepared.notices.iter().cloned());
+    if left_out > 0 {
+        warnings.push(format!(
+            "The oldest {left_out} messages will be left out to fit the model's context window"
+        ));
+    }
+    let context = conversation_id
+        .as_ref()
+        .map(|_| effective_tokens(&history[..history.len() - 1], &settings, &model));
     Ok(json!({
         "feedback": plan.feedback.text(),
-        "warnings": plan.warnings,
+        "warnings": warnings,
         "meaning": plan.meaning,
-        "request": plan.request,
-        "headers": plan.headers,
-        "stream": plan.stream,
+        "url": prepared.http.url,
+        "request": body,
+        "headers": headers,
+        // Every turn streams (Gemini through its streaming endpoint, the rest with `stream`).
+        "stream": true,
         "api": plan.api,
+        "outputCap": plan.output_cap(),
+        "thinkingBudget": plan.thinking_budget(),
         "contextTokens": context.map(|c: TokenCount| json!({"tokens": c.tokens, "exact": c.exact})),
     }))
+}
+
+/// What an override map would make of each level, for the editor in Settings: the map is
+/// read as seed 002 reads it (`null`, one value, or four for minimal, low, medium, high) and
+/// each level translated for `model`, or for the provider's first model when none is given.
+#[tauri::command(async)]
+pub fn override_meanings(
+    provider: String,
+    model: Option<String>,
+    reasoning: Value,
+) -> Result<Vec<String>, IpcError> {
+    let catalog = Catalog::builtin();
+    let entry = catalog.provider(&provider)?;
+    let id = match model.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+        Some(id) => id.to_owned(),
+        None => catalog
+            .offered(&entry.id, &model_list::today())
+            .into_iter()
+            .find(|m| !m.is_generic())
+            .map_or_else(|| entry.id.clone(), |m| m.id),
+    };
+    let info = catalog.resolve(Some(&entry.id), &id)?;
+    let scope = match &model {
+        Some(m) if !m.trim().is_empty() => {
+            json!({ "models": { m.trim(): { "reasoning": reasoning } } })
+        }
+        _ => json!({ "reasoning": reasoning }),
+    };
+    let overrides: Overrides = serde_json::from_value(json!({ "providers": { &entry.id: scope } }))
+        .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
+    Level::ALL[..4]
+        .iter()
+        .map(|level| {
+            let plan = translate(
+                Choice::Level(*level),
+                &info,
+                &overrides,
+                &TurnContext::default(),
+            )?;
+            Ok(format!(
+                "{} on {}: {}",
+                level.as_str(),
+                info.id,
+                plan.feedback.thinking.trim_start_matches("Thinking: ")
+            ))
+        })
+        .collect()
 }
 
 /// The effective context tokens of a conversation for a model.

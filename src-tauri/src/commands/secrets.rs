@@ -1,24 +1,29 @@
 //! API keys go in and never come back out: the UI learns only whether one is stored.
 
 use ponder_core::reasoning::Catalog;
-use tauri::AppHandle;
+use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::ProviderView;
+use crate::state::AppState;
 
 #[tauri::command(async)]
-pub fn list_providers(app: AppHandle) -> Result<Vec<ProviderView>, IpcError> {
+pub fn list_providers(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<Vec<ProviderView>, IpcError> {
     let settings = crate::settings::load(&app)?;
     Ok(Catalog::builtin()
         .providers
         .iter()
-        .map(|p| provider_view(p, &settings))
+        .map(|p| provider_view(p, &settings, &state))
         .collect())
 }
 
 #[tauri::command(async)]
 pub fn set_api_key(
     app: AppHandle,
+    state: State<'_, AppState>,
     provider: String,
     key: String,
 ) -> Result<ProviderView, IpcError> {
@@ -31,21 +36,28 @@ pub fn set_api_key(
     }
     let entry = Catalog::builtin().provider(&provider)?;
     ponder_core::secrets::set_api_key(&entry.id, key)?;
-    Ok(provider_view(entry, &crate::settings::load(&app)?))
+    state.note_key(&entry.id, true);
+    Ok(provider_view(entry, &crate::settings::load(&app)?, &state))
 }
 
 /// Whether a key is stored (or set in the environment); the key itself never crosses IPC.
 #[tauri::command(async)]
-pub fn has_api_key(provider: String) -> Result<bool, IpcError> {
+pub fn has_api_key(state: State<'_, AppState>, provider: String) -> Result<bool, IpcError> {
     let entry = Catalog::builtin().provider(&provider)?;
-    Ok(ponder_core::secrets::api_key(&entry.id).is_ok())
+    Ok(state.has_key(&entry.id))
 }
 
 #[tauri::command(async)]
-pub fn clear_api_key(app: AppHandle, provider: String) -> Result<ProviderView, IpcError> {
+pub fn clear_api_key(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    provider: String,
+) -> Result<ProviderView, IpcError> {
     let entry = Catalog::builtin().provider(&provider)?;
     ponder_core::secrets::clear_api_key(&entry.id)?;
-    Ok(provider_view(entry, &crate::settings::load(&app)?))
+    // The environment may still hold one.
+    state.note_key(&entry.id, ponder_core::secrets::api_key(&entry.id).is_ok());
+    Ok(provider_view(entry, &crate::settings::load(&app)?, &state))
 }
 
 #[derive(serde::Serialize)]
@@ -72,6 +84,7 @@ pub fn keyring_status() -> KeyringStatus {
 pub fn provider_view(
     p: &ponder_core::reasoning::catalog::ProviderEntry,
     settings: &crate::settings::Settings,
+    state: &AppState,
 ) -> ProviderView {
     ProviderView {
         id: p.id.clone(),
@@ -80,7 +93,7 @@ pub fn provider_view(
         base_url: settings.base_url(&p.id).unwrap_or(&p.base_url).to_owned(),
         default_base_url: p.base_url.clone(),
         needs_key: p.api_key_env.is_some(),
-        has_key: ponder_core::secrets::api_key(&p.id).is_ok(),
+        has_key: state.has_key(&p.id),
         key_env: ponder_core::secrets::env_var(&p.id),
     }
 }

@@ -58,7 +58,14 @@ const SETTING_SENTENCES: Record<string, (s: ReasoningSettings) => string> = {
     ({ all: 'Every earlier thought is dropped first.', allButLast: "Only the last answer's thoughts are kept.", none: 'No earlier thought is dropped.' })[
       s.stripFromContext
     ],
-  maxTokens: (s) => (s.maxTokens ? 'Thinking is capped at that many tokens.' : 'The level decides how much the model may think.'),
+  maxOutputTokens: (s) =>
+    s.maxOutputTokens
+      ? 'Each answer, thinking included, holds at most that many tokens; a thinking budget is cut to leave room for the answer.'
+      : "Each answer may be as long as the level and the model's limit allow.",
+  longContextCut: (s) =>
+    s.longContextCut
+      ? 'Past 150,000 tokens of conversation, thinking budgets are cut to 10,000.'
+      : 'Budgets stay as the level sets them however long the conversation.',
   effort: () => 'The thinking level for this conversation.',
 };
 
@@ -453,7 +460,7 @@ export class ChatState {
       }
       case 'set': {
         if (!command.key) {
-          const keys = ['enabled', 'includeInContext', 'includeInResponse', 'format', 'stripFromContext', 'maxTokens', 'effort'] as const;
+          const keys = ['enabled', 'includeInContext', 'includeInResponse', 'format', 'stripFromContext', 'maxOutputTokens', 'longContextCut', 'effort'] as const;
           this.note(['Reasoning settings for this conversation:', ...keys.map((k) => describeSetting(this.reasoning, k))]);
           return true;
         }
@@ -797,8 +804,22 @@ export class ChatState {
     const entry = {
       enabled: change.enabled ?? saved?.enabled ?? view?.enabled ?? true,
       baseUrl: change.baseUrl !== undefined ? change.baseUrl : (saved?.baseUrl ?? null),
+      models: saved?.models ?? [],
     };
     if (await this.updateSettings({ providers: { ...this.settings.providers, [id]: entry } })) await this.refreshCatalog();
+  }
+
+  /** Adds a model id the user typed to a provider; returns it as the picker shows it. */
+  async addModel(provider: string, id: string): Promise<ModelView | null> {
+    try {
+      const model = await ipc.addModel(provider, id);
+      this.settings = await ipc.getSettings();
+      await this.refreshCatalog();
+      return this.models.find((m) => m.provider === model.provider && m.id === model.id) ?? model;
+    } catch (raw) {
+      this.error = AppError.from(raw);
+      return null;
+    }
   }
 
   async setKey(provider: string, key: string): Promise<boolean> {

@@ -57,11 +57,13 @@ describe('parseCommand', () => {
 
   it('parses /set with or without the reasoning. prefix and rejects unknown keys', () => {
     expect(parseCommand('/set reasoning.includeInContext true')).toEqual({ kind: 'set', key: 'includeInContext', value: 'true' });
-    expect(parseCommand('/set maxTokens 8000')).toEqual({ kind: 'set', key: 'maxTokens', value: '8000' });
+    // Seed 001's spelling of the answer cap still works.
+    expect(parseCommand('/set maxTokens 8000')).toEqual({ kind: 'set', key: 'maxOutputTokens', value: '8000' });
+    expect(parseCommand('/set reasoning.maxOutputTokens 8000')).toEqual({ kind: 'set', key: 'maxOutputTokens', value: '8000' });
     expect(parseCommand('/set reasoning.level high')).toEqual({ kind: 'set', key: 'effort', value: 'high' });
     expect(parseCommand('/set reasoning.colour blue')).toMatchObject({
       kind: 'invalid',
-      message: expect.stringContaining('enabled, includeInContext, includeInResponse, format, stripFromContext, maxTokens, effort'),
+      message: expect.stringContaining('enabled, includeInContext, includeInResponse, format, stripFromContext, maxOutputTokens, longContextCut, effort'),
     });
   });
 
@@ -86,7 +88,8 @@ describe('applySetting (seed 001)', () => {
       ['includeInContext', 'true'],
       ['includeInResponse', 'false'],
       ['effort', 'minimal'],
-      ['maxTokens', '8000'],
+      ['maxOutputTokens', '8000'],
+      ['longContextCut', 'off'],
       ['format', 'native'],
       ['stripFromContext', 'all'],
       ['enabled', 'false'],
@@ -101,7 +104,8 @@ describe('applySetting (seed 001)', () => {
       includeInResponse: false,
       format: 'native',
       stripFromContext: 'all',
-      maxTokens: 8000,
+      maxOutputTokens: 8000,
+      longContextCut: false,
       choice: 'minimal',
     });
   });
@@ -112,8 +116,8 @@ describe('applySetting (seed 001)', () => {
       ok: false,
       error: 'reasoning.stripFromContext cannot be "some": all, allButLast or none',
     });
-    expect(applySetting(s, 'maxTokens', '0').ok).toBe(false);
-    expect(applySetting({ ...s, maxTokens: 5 }, 'maxTokens', 'unset')).toMatchObject({ ok: true, value: { maxTokens: null } });
+    expect(applySetting(s, 'maxOutputTokens', '0').ok).toBe(false);
+    expect(applySetting({ ...s, maxOutputTokens: 5 }, 'maxOutputTokens', 'unset')).toMatchObject({ ok: true, value: { maxOutputTokens: null } });
     expect(applySetting(s, 'enabled', 'maybe').ok).toBe(false);
   });
 });

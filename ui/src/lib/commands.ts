@@ -12,7 +12,8 @@ export const SETTING_KEYS = [
   'includeInResponse',
   'format',
   'stripFromContext',
-  'maxTokens',
+  'maxOutputTokens',
+  'longContextCut',
   'effort',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -119,11 +120,12 @@ export function parseCommand(text: string): Command | null {
       if (args.length === 0) return { kind: 'set', key: null, value: null };
       const rawKey = args[0] ?? '';
       const key = rawKey.startsWith('reasoning.') ? rawKey.slice('reasoning.'.length) : rawKey;
-      const known = (SETTING_KEYS as readonly string[]).includes(key) || key === 'choice' || key === 'level';
+      // Seed 001 spells the answer cap `maxTokens`; `choice` and `level` are the effort.
+      const known = (SETTING_KEYS as readonly string[]).includes(key) || ['choice', 'level', 'maxTokens'].includes(key);
       if (!known) {
         return { kind: 'invalid', message: `unknown reasoning setting "${key}"; settings are ${SETTING_KEYS.join(', ')}` };
       }
-      const normal = (key === 'choice' || key === 'level' ? 'effort' : key) as SettingKey;
+      const normal = (key === 'choice' || key === 'level' ? 'effort' : key === 'maxTokens' ? 'maxOutputTokens' : key) as SettingKey;
       if (args.length < 2) return { kind: 'set', key: normal, value: null };
       return { kind: 'set', key: normal, value: args.slice(1).join(' ') };
     }
@@ -176,7 +178,8 @@ export function applySetting(settings: ReasoningSettings, key: SettingKey, value
   switch (key) {
     case 'enabled':
     case 'includeInContext':
-    case 'includeInResponse': {
+    case 'includeInResponse':
+    case 'longContextCut': {
       const on = flag(value);
       if (on === null) return bad('true or false');
       next[key] = on;
@@ -190,9 +193,9 @@ export function applySetting(settings: ReasoningSettings, key: SettingKey, value
       if (value !== 'all' && value !== 'allButLast' && value !== 'none') return bad('all, allButLast or none');
       next.stripFromContext = value;
       break;
-    case 'maxTokens':
-      if (value === 'unset' || value === 'none' || value === 'default') next.maxTokens = null;
-      else if (/^\d+$/.test(value) && Number(value) > 0 && Number(value) <= 4_294_967_295) next.maxTokens = Number(value);
+    case 'maxOutputTokens':
+      if (value === 'unset' || value === 'none' || value === 'default') next.maxOutputTokens = null;
+      else if (/^\d+$/.test(value) && Number(value) > 0 && Number(value) <= 4_294_967_295) next.maxOutputTokens = Number(value);
       else return bad('a number of tokens above zero, or unset');
       break;
     case 'effort': {
@@ -205,7 +208,7 @@ export function applySetting(settings: ReasoningSettings, key: SettingKey, value
   return { ok: true, value: next };
 }
 
-/** How a setting reads back to the user: `reasoning.maxTokens = 8000`. */
+/** How a setting reads back to the user: `reasoning.maxOutputTokens = 8000`. */
 export function describeSetting(settings: ReasoningSettings, key: SettingKey): string {
   const value = key === 'effort' ? settings.choice : settings[key];
   return `reasoning.${key} = ${value === null || value === undefined ? 'unset' : String(value)}`;
@@ -238,7 +241,8 @@ const SETTING_VALUES: Record<SettingKey, string[]> = {
   includeInResponse: ['true', 'false'],
   format: ['native', 'field'],
   stripFromContext: ['all', 'allButLast', 'none'],
-  maxTokens: ['unset'],
+  maxOutputTokens: ['unset'],
+  longContextCut: ['true', 'false'],
   effort: ['default', 'off', 'minimal', 'low', 'medium', 'high', 'max'],
 };
 
@@ -248,7 +252,8 @@ const SETTING_HINTS: Record<SettingKey, string> = {
   includeInResponse: 'show thoughts here',
   format: 'native blocks or the reasoning_content field',
   stripFromContext: 'which earlier thoughts to drop',
-  maxTokens: 'cap on thinking tokens',
+  maxOutputTokens: 'cap on each answer, thinking included',
+  longContextCut: 'smaller budgets past 150,000 tokens',
   effort: 'the thinking level',
 };
 

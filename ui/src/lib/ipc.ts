@@ -111,6 +111,8 @@ export const ipc = {
   keyringStatus: () => call<KeyringStatus>('keyring_status'),
 
   listModels: () => call<ModelView[]>('list_models'),
+  /** Adds an id the user typed to a provider's models; returns it as the picker shows it. */
+  addModel: (provider: string, id: string) => call<ModelView>('add_model', { provider, id }),
   /** Asks each provider with a key for its current models; `listModels` then includes them. */
   refreshModels: () => call<{ listed: Record<string, number>; failed: Record<string, string> }>('refresh_models'),
   /** Opens a link in the system's browser (only http and https). */

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import { activate, groupModels, modelRows, openLevels, openPicker, pickerKey, setQuery, step } from './picker';
-import type { LevelOption, ModelView } from './types';
+import {
+  activate,
+  groupModels,
+  modelRows,
+  openLevels,
+  openPicker,
+  pickerKey,
+  pickModel,
+  setQuery,
+  step,
+  typedModels,
+} from './picker';
+import type { LevelOption, ModelView, ProviderView } from './types';
 
 function model(provider: string, providerName: string, id: string, levels: LevelOption[], needsKey = false): ModelView {
   return {
@@ -15,6 +26,9 @@ function model(provider: string, providerName: string, id: string, levels: Level
     canDisable: true,
     shows: 'full',
     needsKey,
+    known: true,
+    source: 'catalog',
+    released: null,
     levels,
   };
 }
@@ -36,8 +50,8 @@ const gemini3: LevelOption[] = [
 ];
 const MODELS = [
   model('anthropic', 'Anthropic', 'claude-sonnet-4-5', budget),
-  model('anthropic', 'Anthropic', 'claude-3', []),
-  model('google', 'Google', 'gemini-3-pro', gemini3),
+  model('google', 'Google', 'gemma-3-27b-it', []),
+  model('google', 'Google', 'gemini-3.1-pro-preview', gemini3),
   model('openai', 'OpenAI', 'o3', [{ choice: 'high', label: 'high — high effort', available: true }], true),
   model('deepseek', 'DeepSeek', 'deepseek-reasoner', [{ choice: 'default', label: 'always thinks — nothing to choose', available: true }]),
 ];
@@ -46,18 +60,18 @@ const none = { provider: null, model: null, choice: null };
 describe('the picker, step one', () => {
   it('groups models by provider, in order, and filters on every typed word', () => {
     expect(groupModels(MODELS, '').map((g) => [g.providerName, g.models.length])).toEqual([
-      ['Anthropic', 2],
-      ['Google', 1],
+      ['Anthropic', 1],
+      ['Google', 2],
       ['OpenAI', 1],
       ['DeepSeek', 1],
     ]);
     expect(modelRows(MODELS, 'anth sonnet').map((m) => m.id)).toEqual(['claude-sonnet-4-5']);
-    expect(modelRows(MODELS, 'GOOGLE').map((m) => m.id)).toEqual(['gemini-3-pro']);
+    expect(modelRows(MODELS, 'GOOGLE').map((m) => m.id)).toEqual(['gemma-3-27b-it', 'gemini-3.1-pro-preview']);
     expect(modelRows(MODELS, 'nothing like it')).toEqual([]);
   });
 
   it('opens on the current model and moves with the arrows, wrapping', () => {
-    let state = openPicker(MODELS, { provider: 'google', model: 'gemini-3-pro', choice: 'high' });
+    let state = openPicker(MODELS, { provider: 'google', model: 'gemini-3.1-pro-preview', choice: 'high' });
     expect(state.index).toBe(2);
     state = pickerKey(state, { key: 'ArrowDown' }, MODELS, none).state;
     state = pickerKey(state, { key: 'ArrowDown' }, MODELS, none).state;
@@ -70,24 +84,24 @@ describe('the picker, step one', () => {
   });
 
   it('typing resets the highlight to the first match', () => {
-    const state = setQuery(openPicker(MODELS, none), 'gem', MODELS);
+    const state = setQuery(openPicker(MODELS, none), 'gemini', MODELS);
     expect(state.index).toBe(0);
-    expect(modelRows(MODELS, state.query)[state.index]?.id).toBe('gemini-3-pro');
+    expect(modelRows(MODELS, state.query)[state.index]?.id).toBe('gemini-3.1-pro-preview');
   });
 
   it('Enter on a model with levels goes to step two, on the current level when it is this model', () => {
     let state = setQuery(openPicker(MODELS, none), 'gemini', MODELS);
-    const result = pickerKey(state, { key: 'Enter' }, MODELS, { provider: 'google', model: 'gemini-3-pro', choice: 'high' });
+    const result = pickerKey(state, { key: 'Enter' }, MODELS, { provider: 'google', model: 'gemini-3.1-pro-preview', choice: 'high' });
     expect(result.action).toEqual({ type: 'none' });
     state = result.state;
     expect(state.step).toBe('level');
-    expect(state.model?.id).toBe('gemini-3-pro');
+    expect(state.model?.id).toBe('gemini-3.1-pro-preview');
     expect(state.query).toBe('');
     expect(state.index).toBe(4);
   });
 
   it('a model without levels, or one that always thinks, skips step two', () => {
-    const noLevels = activate(setQuery(openPicker(MODELS, none), 'claude-3', MODELS), MODELS, none);
+    const noLevels = activate(setQuery(openPicker(MODELS, none), 'gemma-3', MODELS), MODELS, none);
     expect(noLevels.action).toMatchObject({ type: 'choose', choice: 'default' });
     const always = activate(setQuery(openPicker(MODELS, none), 'reasoner', MODELS), MODELS, none);
     expect(always.action).toMatchObject({ type: 'choose', choice: 'default' });
@@ -147,5 +161,57 @@ describe('step', () => {
     expect(step([], 0, 1)).toBe(-1);
     expect(step([false, false], 0, 1)).toBe(-1);
     expect(step([false, true, false], 1, 1)).toBe(1);
+  });
+});
+
+describe('an id the lists do not have', () => {
+  const provider = (id: string, name: string, enabled = true, needsKey = true, hasKey = true): ProviderView => ({
+    id,
+    name,
+    enabled,
+    baseUrl: '',
+    defaultBaseUrl: '',
+    needsKey,
+    hasKey,
+    keyEnv: '',
+  });
+  const PROVIDERS = [
+    provider('anthropic', 'Anthropic'),
+    provider('google', 'Google', false),
+    provider('openai', 'OpenAI', true, true, false),
+    provider('ollama', 'Ollama', true, false, false),
+  ];
+
+  it('is offered with each enabled provider, last, in a group of its own', () => {
+    const typed = typedModels('qwen3:8b', PROVIDERS, MODELS);
+    expect(typed.map((m) => [m.provider, m.name, m.needsKey])).toEqual([
+      ['anthropic', 'Use “qwen3:8b” with Anthropic', false],
+      ['openai', 'Use “qwen3:8b” with OpenAI', true],
+      ['ollama', 'Use “qwen3:8b” with Ollama', false],
+    ]);
+    const groups = groupModels([...MODELS, ...typed], 'qwen3:8b');
+    expect(groups.map((g) => g.providerName)).toEqual(['Another model id']);
+    // Nothing that is not one id, and not where the provider already has it.
+    expect(typedModels('two words', PROVIDERS, MODELS)).toEqual([]);
+    expect(typedModels('x', PROVIDERS, MODELS)).toEqual([]);
+    expect(typedModels('O3', PROVIDERS, MODELS).map((m) => m.provider)).toEqual(['anthropic', 'ollama']);
+  });
+
+  it('is added before it is chosen, then goes to step two like any model', () => {
+    const all = [...MODELS, ...typedModels('qwen3:8b', PROVIDERS, MODELS)];
+    const state = setQuery(openPicker(all, none), 'qwen3:8b', all);
+    const rows = modelRows(all, state.query);
+    const ollama = rows.findIndex((m) => m.provider === 'ollama');
+    expect(activate(state, all, none, ollama).action).toEqual({ type: 'addModel', provider: 'ollama', id: 'qwen3:8b', once: false });
+    // What the backend gives back for it.
+    const added = { ...model('ollama', 'Ollama', 'qwen3:8b', budget), known: false, source: 'added' as const };
+    const next = pickModel(state, added, none, false);
+    expect(next.state.step).toBe('level');
+    expect(pickModel(state, { ...added, levels: [] }, none, true).action).toEqual({
+      type: 'choose',
+      model: { ...added, levels: [] },
+      choice: 'default',
+      once: true,
+    });
   });
 });

@@ -1,14 +1,20 @@
 // The two-step model picker's logic, without any DOM: step one lists models grouped by
 // provider (typed text filters), step two the levels the chosen model supports. The
 // component feeds keys in and acts on what comes out.
-import type { Choice, LevelOption, ModelView } from './types';
+import type { Choice, LevelOption, ModelView, ProviderView } from './types';
+
+/** A row of step one: a model, or "use this id" for an id the user typed. */
+export type PickerModel = ModelView & { typed?: boolean };
 
 export interface ProviderGroup {
+  /** The provider's id, or `typed` for the group of typed ids. */
   provider: string;
   providerName: string;
   needsKey: boolean;
-  models: ModelView[];
+  models: PickerModel[];
 }
+
+export const TYPED_GROUP = 'typed';
 
 export interface PickerState {
   step: 'model' | 'level';
@@ -25,7 +31,8 @@ export type PickerAction =
   | { type: 'none' }
   | { type: 'close' }
   | { type: 'choose'; model: ModelView; choice: Choice; once: boolean }
-  | { type: 'addKey'; provider: string };
+  | { type: 'addKey'; provider: string }
+  | { type: 'addModel'; provider: string; id: string; once: boolean };
 
 export interface PickerCurrent {
   provider: string | null;
@@ -37,11 +44,47 @@ function words(query: string): string[] {
   return query.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-/** Models whose provider, id or name contain every typed word, grouped by provider in order. */
-export function groupModels(models: readonly ModelView[], query: string): ProviderGroup[] {
+/**
+ * What typing a model id the lists do not have offers: "use it" with each enabled provider,
+ * so a new or local model is one Enter away. Only for something that looks like one id.
+ */
+export function typedModels(query: string, providers: readonly ProviderView[], models: readonly ModelView[]): PickerModel[] {
+  const id = query.trim();
+  if (id.length < 2 || id.length > 200 || /\s/.test(id)) return [];
+  return providers
+    .filter((p) => p.enabled)
+    .filter((p) => !models.some((m) => m.provider === p.id && m.id.toLowerCase() === id.toLowerCase()))
+    .map((p) => ({
+      provider: p.id,
+      providerName: p.name,
+      id,
+      name: `Use “${id}” with ${p.name}`,
+      contextWindow: 0,
+      maxOutput: 0,
+      thinking: 'none',
+      canDisable: true,
+      shows: 'none',
+      needsKey: p.needsKey && !p.hasKey,
+      known: false,
+      source: 'added',
+      released: null,
+      levels: [],
+      typed: true,
+    }));
+}
+
+/** Models whose provider, id or name contain every typed word, grouped by provider in order;
+ * typed ids come last, in a group of their own. */
+export function groupModels(models: readonly PickerModel[], query: string): ProviderGroup[] {
   const wanted = words(query);
   const groups: ProviderGroup[] = [];
+  let typed: ProviderGroup | null = null;
   for (const model of models) {
+    if (model.typed) {
+      typed ??= { provider: TYPED_GROUP, providerName: 'Another model id', needsKey: false, models: [] };
+      typed.models.push(model);
+      continue;
+    }
     const hay = `${model.providerName} ${model.provider} ${model.id} ${model.name}`.toLowerCase();
     if (!wanted.every((w) => hay.includes(w))) continue;
     let group = groups.find((g) => g.provider === model.provider);
@@ -51,11 +94,11 @@ export function groupModels(models: readonly ModelView[], query: string): Provid
     }
     group.models.push(model);
   }
-  return groups;
+  return typed ? [...groups, typed] : groups;
 }
 
 /** The rows of step one in display order, for the keyboard. */
-export function modelRows(models: readonly ModelView[], query: string): ModelView[] {
+export function modelRows(models: readonly PickerModel[], query: string): PickerModel[] {
   return groupModels(models, query).flatMap((g) => g.models);
 }
 
@@ -125,18 +168,29 @@ export function activate(
     const model = modelRows(models, state.query)[index];
     if (!model) return { state, action: { type: 'none' } };
     if (model.needsKey) return { state, action: { type: 'addKey', provider: model.provider } };
-    // A model without thinking levels skips step two.
-    if (model.levels.length === 0) return { state, action: { type: 'choose', model, choice: 'default', once } };
-    const available = model.levels.filter((l) => l.available);
-    if (available.length === 1 && model.levels.length === 1 && available[0]) {
-      return { state, action: { type: 'choose', model, choice: available[0].choice, once } };
-    }
-    return { state: enterLevels(state, model, current), action: { type: 'none' } };
+    if (model.typed) return { state, action: { type: 'addModel', provider: model.provider, id: model.id, once } };
+    return pickModel(state, model, current, once);
   }
   const model = state.model;
   const level = model ? levelRows(model, state.query)[index] : undefined;
   if (!model || !level || !level.available) return { state, action: { type: 'none' } };
   return { state, action: { type: 'choose', model, choice: level.choice, once } };
+}
+
+/** Step one's choice made: straight to the answer when there is nothing to choose, else step two. */
+export function pickModel(
+  state: PickerState,
+  model: ModelView,
+  current: PickerCurrent | null,
+  once: boolean,
+): { state: PickerState; action: PickerAction } {
+  // A model without thinking levels skips step two.
+  if (model.levels.length === 0) return { state, action: { type: 'choose', model, choice: 'default', once } };
+  const available = model.levels.filter((l) => l.available);
+  if (available.length === 1 && model.levels.length === 1 && available[0]) {
+    return { state, action: { type: 'choose', model, choice: available[0].choice, once } };
+  }
+  return { state: enterLevels(state, model, current), action: { type: 'none' } };
 }
 
 export function back(state: PickerState, models: readonly ModelView[]): PickerState {

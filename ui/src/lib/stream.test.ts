@@ -46,7 +46,7 @@ describe('the stream fold', () => {
     expect(run.message.id).toBe('a1');
     expect(run.phase).toBe('waiting');
 
-    run = foldEvent(run, { type: 'plan', feedback: '✓ Switched', warnings: [], meaning: { kind: 'budget', tokens: 43008 } }, 1001);
+    run = foldEvent(run, { type: 'plan', feedback: '✓ Switched', warnings: [], meaning: { kind: 'budget', tokens: 43008 }, notes: ['Thinking: medium (43,008 tokens)'] }, 1001);
     expect(run.plan?.meaning.tokens).toBe(43008);
 
     run = foldEvent(run, { type: 'thinkingStart', source: 'thinking' }, 1100);

@@ -20,6 +20,8 @@ export interface RunPlan {
   feedback: string;
   warnings: string[];
   meaning: Meaning;
+  /** The turn's note line: how the level was read, warnings and notes. */
+  notes: string[];
 }
 
 export interface RunRetry {
@@ -148,7 +150,7 @@ export function foldEvent(run: LiveRun, event: StreamEvent, now: number): LiveRu
         message: { ...run.message, id: event.messageId },
       };
     case 'plan':
-      return { ...run, plan: { feedback: event.feedback, warnings: event.warnings, meaning: event.meaning } };
+      return { ...run, plan: { feedback: event.feedback, warnings: event.warnings, meaning: event.meaning, notes: event.notes ?? [] } };
     case 'notice':
       return { ...run, notices: [...run.notices, event.text] };
     case 'retry':

@@ -61,7 +61,10 @@ export interface ReasoningSettings {
   includeInResponse: boolean;
   format: ThoughtFormat;
   stripFromContext: StripFromContext;
-  maxTokens?: number | null;
+  /** The most one answer may hold, thinking included; a budget is cut to fit within it. */
+  maxOutputTokens?: number | null;
+  /** Past 150,000 tokens of conversation, thinking budgets are cut to 10,000. */
+  longContextCut: boolean;
   choice: Choice;
 }
 
@@ -73,7 +76,8 @@ export function defaultReasoningSettings(): ReasoningSettings {
     includeInResponse: true,
     format: 'field',
     stripFromContext: 'none',
-    maxTokens: null,
+    maxOutputTokens: null,
+    longContextCut: true,
     choice: 'default',
   };
 }
@@ -85,6 +89,8 @@ export type ThoughtVisibility = 'auto' | 'expanded' | 'collapsed';
 export interface ProviderSettings {
   enabled: boolean;
   baseUrl: string | null;
+  /** Model ids the user typed in the picker, offered from then on. */
+  models?: string[];
 }
 
 export interface AppSettings {
@@ -139,9 +145,17 @@ export interface ModelView {
   shows: string;
   /** The provider needs a key and none is stored. */
   needsKey: boolean;
+  /** False when no rule covers the id and it may reason: "thinking support unknown". */
+  known: boolean;
+  /** Where the id comes from: the model list Ponder ships, the provider's own list, the user. */
+  source: ModelSource;
+  /** The day its newest snapshot came out (YYYY-MM-DD), where known. */
+  released: string | null;
   /** Only the choices this model supports, each with its meaning. */
   levels: LevelOption[];
 }
+
+export type ModelSource = 'catalog' | 'live' | 'added';
 
 export interface ContextTokens {
   tokens: number;
@@ -152,10 +166,18 @@ export interface TranslatePreview {
   feedback: string;
   warnings: string[];
   meaning: Meaning;
+  /** Where the next turn goes. */
+  url: string;
+  /** The whole body of the next turn's request, as `run_turn` will send it. */
   request: Record<string, unknown>;
+  /** Its headers, the key replaced by a placeholder. */
   headers: Record<string, string>;
   stream: boolean;
   api: string;
+  /** The cap on the answer (thinking included) the request sends, if any. */
+  outputCap: number | null;
+  /** The thinking budget it sends, where the model takes one. */
+  thinkingBudget: number | null;
   contextTokens: ContextTokens | null;
 }
 
@@ -236,6 +258,8 @@ export interface MessageView {
   thinkingMs: number | null;
   stop: StopReason | null;
   error: IpcErrorView | null;
+  /** What Ponder told the user about the turn when it was sent (a quiet line under it). */
+  notes?: string[];
   createdAt: number;
 }
 
@@ -292,7 +316,7 @@ export interface RunStarted {
 
 export type StreamEvent =
   | { type: 'started'; runId: string; userMessageId: string; messageId: string }
-  | { type: 'plan'; feedback: string; warnings: string[]; meaning: Meaning }
+  | { type: 'plan'; feedback: string; warnings: string[]; meaning: Meaning; notes: string[] }
   | { type: 'notice'; text: string }
   | { type: 'retry'; attempt: number; waitMs: number; message: string }
   | { type: 'thinkingStart'; source: ThoughtSource }

@@ -67,6 +67,7 @@ fn stored(conversation_id: &str, seq: i64, message: Message) -> StoredMessage {
         stop: None,
         error_code: None,
         error_message: None,
+        notes: Vec::new(),
         created_at: at,
         updated_at: at + 30_000,
     }
@@ -79,7 +80,7 @@ pub(super) fn primes() -> ConversationRecord {
     let mut settings = ReasoningSettings {
         choice: Choice::HIGH,
         include_in_context: true,
-        max_tokens: Some(32_000),
+        max_output_tokens: Some(32_000),
         ..ReasoningSettings::default()
     };
     settings.set("stripFromContext", "allButLast").unwrap();

@@ -1,12 +1,22 @@
 //! The models a provider offers right now, from its own list endpoint, so that the picker can
 //! show models the catalog does not know yet (with the provider's generic rule).
 
+use serde::Serialize;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::error::{ProviderError, from_status};
 use super::http::{Attempt, HttpConfig, network_error};
 use crate::reasoning::catalog::{Protocol, ProviderEntry};
+use crate::reasoning::model_list::is_chat_model;
+
+/// One model a provider listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LiveModel {
+    pub id: String,
+    /// The provider's own name for it, where its list gives one (Anthropic, Gemini).
+    pub name: Option<String>,
+}
 
 /// The list endpoint and how to read it, per protocol.
 fn list_url(provider: &ProviderEntry, base_url: &str) -> String {
@@ -19,15 +29,16 @@ fn list_url(provider: &ProviderEntry, base_url: &str) -> String {
     }
 }
 
-/// Model ids from a list response body.
-pub fn parse_model_list(protocol: Protocol, body: &Value) -> Vec<String> {
+/// The chat models in a list response body, by id, each once.
+pub fn parse_model_list(protocol: Protocol, body: &Value) -> Vec<LiveModel> {
     let items = |key: &str| {
         body.get(key)
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default()
     };
-    let mut ids: Vec<String> = match protocol {
+    let text = |m: &Value, key: &str| m.get(key).and_then(Value::as_str).map(str::to_owned);
+    let mut models: Vec<LiveModel> = match protocol {
         Protocol::Gemini => items("models")
             .iter()
             .filter(|m| {
@@ -36,27 +47,37 @@ pub fn parse_model_list(protocol: Protocol, body: &Value) -> Vec<String> {
                     .and_then(Value::as_array)
                     .is_none_or(|methods| methods.iter().any(|x| x == "generateContent"))
             })
-            .filter_map(|m| m.get("name").and_then(Value::as_str))
-            .map(|name| name.trim_start_matches("models/").to_owned())
+            .filter_map(|m| {
+                Some(LiveModel {
+                    id: text(m, "name")?.trim_start_matches("models/").to_owned(),
+                    name: text(m, "displayName"),
+                })
+            })
             .collect(),
         Protocol::Ollama => items("models")
             .iter()
             .filter_map(|m| {
-                m.get("name")
-                    .or_else(|| m.get("model"))
-                    .and_then(Value::as_str)
+                Some(LiveModel {
+                    id: text(m, "name").or_else(|| text(m, "model"))?,
+                    name: None,
+                })
             })
-            .map(str::to_owned)
             .collect(),
         Protocol::Anthropic | Protocol::OpenaiChat | Protocol::OpenaiResponses => items("data")
             .iter()
-            .filter_map(|m| m.get("id").and_then(Value::as_str))
-            .map(str::to_owned)
+            .filter_map(|m| {
+                Some(LiveModel {
+                    id: text(m, "id")?,
+                    name: text(m, "display_name"),
+                })
+            })
             .collect(),
     };
-    ids.sort();
-    ids.dedup();
-    ids
+    // OpenAI-style lists hold every model of the account: embeddings, speech, images.
+    models.retain(|m| !m.id.is_empty() && is_chat_model(&m.id));
+    models.sort_by(|a, b| a.id.cmp(&b.id));
+    models.dedup_by(|a, b| a.id == b.id);
+    models
 }
 
 /// Asks a provider for its models (one attempt; the picker still has the catalog if this fails).
@@ -67,7 +88,7 @@ pub async fn list_live(
     api_key: Option<&str>,
     config: &HttpConfig,
     cancel: &CancellationToken,
-) -> Result<Vec<String>, Attempt> {
+) -> Result<Vec<LiveModel>, Attempt> {
     let url = list_url(provider, base_url.unwrap_or(&provider.base_url));
     let mut request = client.get(&url);
     if let Some(key) = api_key {
@@ -107,32 +128,63 @@ mod tests {
 
     use super::*;
 
+    fn ids(models: Vec<LiveModel>) -> Vec<String> {
+        models.into_iter().map(|m| m.id).collect()
+    }
+
     #[test]
     fn every_protocols_list_is_read() {
         let openai =
             json!({"object": "list", "data": [{"id": "o3"}, {"id": "gpt-9"}, {"id": "o3"}]});
         assert_eq!(
-            parse_model_list(Protocol::OpenaiChat, &openai),
+            ids(parse_model_list(Protocol::OpenaiChat, &openai)),
             ["gpt-9", "o3"]
         );
-        let anthropic = json!({"data": [{"id": "claude-sonnet-4-5-20250929", "type": "model"}], "has_more": false});
+        let anthropic = json!({"data": [{"id": "claude-sonnet-4-5-20250929", "type": "model", "display_name": "Claude Sonnet 4.5"}], "has_more": false});
         assert_eq!(
             parse_model_list(Protocol::Anthropic, &anthropic),
-            ["claude-sonnet-4-5-20250929"]
+            [LiveModel {
+                id: "claude-sonnet-4-5-20250929".into(),
+                name: Some("Claude Sonnet 4.5".into())
+            }]
         );
         let gemini = json!({"models": [
-            {"name": "models/gemini-2.5-pro", "supportedGenerationMethods": ["generateContent", "countTokens"]},
+            {"name": "models/gemini-2.5-pro", "displayName": "Gemini 2.5 Pro", "supportedGenerationMethods": ["generateContent", "countTokens"]},
             {"name": "models/text-embedding-004", "supportedGenerationMethods": ["embedContent"]}
         ]});
         assert_eq!(
             parse_model_list(Protocol::Gemini, &gemini),
-            ["gemini-2.5-pro"]
+            [LiveModel {
+                id: "gemini-2.5-pro".into(),
+                name: Some("Gemini 2.5 Pro".into())
+            }]
         );
         let ollama = json!({"models": [{"name": "qwen3:8b"}, {"name": "llama3.2:latest"}]});
         assert_eq!(
-            parse_model_list(Protocol::Ollama, &ollama),
+            ids(parse_model_list(Protocol::Ollama, &ollama)),
             ["llama3.2:latest", "qwen3:8b"]
         );
         assert!(parse_model_list(Protocol::OpenaiChat, &json!({"error": "nope"})).is_empty());
+    }
+
+    /// The shape of OpenAI's `GET /v1/models`: chat, reasoning, embedding, speech, images.
+    #[test]
+    fn an_openai_style_list_keeps_only_chat_models() {
+        let body = json!({"object": "list", "data": [
+            {"id": "gpt-5.4", "object": "model", "created": 1772668800, "owned_by": "system"},
+            {"id": "o3", "object": "model", "created": 1744761600, "owned_by": "system"},
+            {"id": "text-embedding-3-small", "object": "model", "created": 1705948997, "owned_by": "system"},
+            {"id": "tts-1-hd", "object": "model", "created": 1699046015, "owned_by": "system"},
+            {"id": "whisper-1", "object": "model", "created": 1677532384, "owned_by": "openai-internal"},
+            {"id": "gpt-4o-transcribe", "object": "model", "created": 1742068463, "owned_by": "system"},
+            {"id": "dall-e-3", "object": "model", "created": 1698785189, "owned_by": "system"},
+            {"id": "gpt-image-1", "object": "model", "created": 1745517030, "owned_by": "system"},
+            {"id": "omni-moderation-latest", "object": "model", "created": 1731689265, "owned_by": "system"},
+            {"id": "gpt-4o-realtime-preview", "object": "model", "created": 1727659998, "owned_by": "system"}
+        ]});
+        assert_eq!(
+            ids(parse_model_list(Protocol::OpenaiResponses, &body)),
+            ["gpt-5.4", "o3"]
+        );
     }
 }

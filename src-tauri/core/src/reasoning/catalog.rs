@@ -1,15 +1,18 @@
-//! The model catalog: which models exist, how each one thinks, and how its provider spells it.
+//! The model catalog: how each model thinks, and how its provider spells it.
 //!
 //! The catalog is data (`catalog.json`, embedded in the binary) so that a new model is a new
-//! entry, not a new code path. Lookups take the longest matching id pattern, so
-//! `gemini-2.5-flash-lite` wins over `gemini-2.5-flash`. A model the catalog does not know gets
-//! its provider's generic rule and is marked as such.
+//! entry, not a new code path. Its *rules* are id patterns, not ids: the longest matching
+//! pattern says how a model thinks (`gemini-2.5-flash-lite` wins over `gemini-2.5-flash`).
+//! Which ids exist, and their limits, come from [`ModelList`] (LiteLLM's data); the picker
+//! offers only those, the provider's live list and what the user typed. A model no rule covers
+//! gets its provider's generic rule and is marked "thinking support unknown".
 
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
 use super::choice::{Choice, ChoiceError, parse_model_choice};
+use super::model_list::{ListedModel, ModelList};
 
 /// The wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -206,13 +209,16 @@ pub enum Replay {
     Optional,
 }
 
-/// One known model (or model family, by id prefix).
+/// How the models whose ids start with a pattern think (a family, or one model and its
+/// snapshots). A pattern is not an id: `claude-sonnet-4` covers `claude-sonnet-4-20250514`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModelEntry {
+pub struct ModelRule {
     pub provider: String,
-    /// The id prefix this entry covers; the longest matching pattern wins.
+    /// The id prefix this rule covers; the longest matching pattern wins.
     pub pattern: String,
+    /// The family's name; a model's own name adds what its id says beyond the pattern.
     pub name: String,
+    /// The limits to assume when the model list does not have the id.
     pub context_window: u32,
     pub max_output: u32,
     pub thinking: Thinking,
@@ -245,6 +251,10 @@ pub struct ProviderEntry {
     /// Whether the OpenAI Responses API is available besides Chat Completions.
     #[serde(default)]
     pub responses_api: bool,
+    /// The answer's `max_tokens` counts against the same window as the prompt (Anthropic and
+    /// most OpenAI-compatible servers), so fitting the history must leave room for it. OpenAI
+    /// and Gemini limit the input on its own.
+    pub output_shares_window: bool,
     pub generic: GenericRule,
 }
 
@@ -261,17 +271,19 @@ pub struct GenericRule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Catalog {
     pub providers: Vec<ProviderEntry>,
-    pub models: Vec<ModelEntry>,
+    pub rules: Vec<ModelRule>,
 }
 
 /// A model as the engine sees it: its catalog entry, or its provider's generic rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelInfo {
     /// The id as the user gave it (sent to the provider unchanged).
     pub id: String,
     pub provider: ProviderEntry,
     pub name: String,
+    /// The most the prompt may hold.
     pub context_window: u32,
+    /// The most one answer may hold, thinking included.
     pub max_output: u32,
     pub thinking: Thinking,
     pub shows: Shows,
@@ -279,13 +291,17 @@ pub struct ModelInfo {
     pub default: String,
     pub interleaved_header: bool,
     pub think_tags: bool,
-    /// The catalog pattern that matched; `None` when the generic rule applies.
+    /// The catalog pattern that matched; `None` when no rule covers the id.
     pub pattern: Option<String>,
+    /// The model list's facts for this id, when it has them.
+    pub listed: Option<ListedModel>,
 }
 
 impl ModelInfo {
+    /// Thinking support unknown: no rule covers the id and the model list does not say it
+    /// cannot reason, so the provider's generic rule applies.
     pub fn is_generic(&self) -> bool {
-        self.pattern.is_none()
+        self.pattern.is_none() && self.listed.as_ref().is_none_or(|m| m.reasoning)
     }
 }
 
@@ -328,54 +344,77 @@ impl Catalog {
     }
 
     /// Finds a model by id: the longest matching pattern, within `provider` when given, else
-    /// across all providers (the first provider in catalog order wins a tie). An unknown model
-    /// of a known provider gets the provider's generic rule.
+    /// across all providers (the first provider in catalog order wins a tie). Its limits come
+    /// from the model list when that has the id. An id no rule covers gets its provider's
+    /// generic rule, or no reasoning at all when the model list knows it cannot reason.
     pub fn resolve(&self, provider: Option<&str>, model: &str) -> Result<ModelInfo, LookupError> {
         let provider = provider.map(|id| self.provider(id)).transpose()?;
         let id = model.to_ascii_lowercase();
-        let mut best: Option<&ModelEntry> = None;
-        for entry in &self.models {
-            if provider.is_some_and(|p| p.id != entry.provider) {
+        let mut best: Option<&ModelRule> = None;
+        for rule in &self.rules {
+            if provider.is_some_and(|p| p.id != rule.provider) {
                 continue;
             }
-            if pattern_matches(&entry.pattern.to_ascii_lowercase(), &id)
-                && best.is_none_or(|b| entry.pattern.len() > b.pattern.len())
+            if pattern_matches(&rule.pattern.to_ascii_lowercase(), &id)
+                && best.is_none_or(|b| rule.pattern.len() > b.pattern.len())
             {
-                best = Some(entry);
+                best = Some(rule);
             }
         }
+        let list = ModelList::builtin();
         match (best, provider) {
-            (Some(entry), _) => {
-                let provider = self.provider(&entry.provider)?.clone();
+            (Some(rule), _) => {
+                let provider = self.provider(&rule.provider)?.clone();
+                let listed = list
+                    .get(&provider.id, model)
+                    .or_else(|| list.get(&provider.id, &rule.pattern))
+                    .cloned();
                 Ok(ModelInfo {
                     id: model.to_owned(),
+                    name: display_name(&rule.name, &rule.pattern, model),
+                    context_window: listed.as_ref().map_or(rule.context_window, |m| m.max_input),
+                    max_output: listed.as_ref().map_or(rule.max_output, |m| m.max_output),
+                    thinking: rule.thinking.clone(),
+                    shows: rule.shows,
+                    replay: rule.replay,
+                    default: rule.default.clone(),
+                    interleaved_header: rule.interleaved_header,
+                    think_tags: rule.think_tags,
+                    pattern: Some(rule.pattern.clone()),
+                    listed: list.get(&provider.id, model).cloned(),
                     provider,
-                    name: entry.name.clone(),
-                    context_window: entry.context_window,
-                    max_output: entry.max_output,
-                    thinking: entry.thinking.clone(),
-                    shows: entry.shows,
-                    replay: entry.replay,
-                    default: entry.default.clone(),
-                    interleaved_header: entry.interleaved_header,
-                    think_tags: entry.think_tags,
-                    pattern: Some(entry.pattern.clone()),
                 })
             }
-            (None, Some(provider)) => Ok(ModelInfo {
-                id: model.to_owned(),
-                provider: provider.clone(),
-                name: model.to_owned(),
-                context_window: provider.generic.context_window,
-                max_output: provider.generic.max_output,
-                thinking: provider.generic.thinking.clone(),
-                shows: provider.generic.shows,
-                replay: provider.generic.replay,
-                default: "unknown".to_owned(),
-                interleaved_header: false,
-                think_tags: false,
-                pattern: None,
-            }),
+            (None, Some(provider)) => {
+                let listed = list.get(&provider.id, model).cloned();
+                let generic = &provider.generic;
+                let reasons = listed.as_ref().is_none_or(|m| m.reasoning);
+                Ok(ModelInfo {
+                    id: model.to_owned(),
+                    provider: provider.clone(),
+                    name: model.to_owned(),
+                    context_window: listed
+                        .as_ref()
+                        .map_or(generic.context_window, |m| m.max_input),
+                    max_output: listed.as_ref().map_or(generic.max_output, |m| m.max_output),
+                    thinking: if reasons {
+                        generic.thinking.clone()
+                    } else {
+                        Thinking::None
+                    },
+                    shows: if reasons { generic.shows } else { Shows::None },
+                    replay: if reasons {
+                        generic.replay
+                    } else {
+                        Replay::None
+                    },
+                    default: if reasons { "unknown" } else { "none" }.to_owned(),
+                    interleaved_header: false,
+                    think_tags: false,
+                    pattern: None,
+                    listed,
+                })
+            }
             (None, None) => Err(LookupError::UnknownModel {
                 model: model.to_owned(),
                 known: self.provider_ids(),
@@ -401,9 +440,38 @@ impl Catalog {
         Ok((model, choice))
     }
 
-    /// The models of one provider, in catalog order.
-    pub fn models_of<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a ModelEntry> + 'a {
-        self.models.iter().filter(move |m| m.provider == provider)
+    /// The rules of one provider, in catalog order.
+    pub fn rules_of<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a ModelRule> + 'a {
+        self.rules.iter().filter(move |m| m.provider == provider)
+    }
+
+    /// The real models the picker offers for `provider` on `today` (YYYY-MM-DD): the model
+    /// list's, minus the retired ones, each read through its rule.
+    pub fn offered(&self, provider: &str, today: &str) -> Vec<ModelInfo> {
+        ModelList::builtin()
+            .offered(provider, today)
+            .filter_map(|m| self.resolve(Some(provider), &m.id).ok())
+            .collect()
+    }
+}
+
+/// A model's name: its rule's name plus what its id says beyond the pattern, so that
+/// `gpt-5.4-mini` under the `gpt-5.4` rule is "GPT-5.4 mini" and `gemini-3.1-pro-preview` is
+/// "Gemini 3.1 Pro preview". Dates stay as they are ("Claude Sonnet 4 20250514").
+fn display_name(rule_name: &str, pattern: &str, id: &str) -> String {
+    let rest = id.get(pattern.len()..).unwrap_or_default();
+    if rest.starts_with('.') {
+        // `gpt-5.7` under the `gpt-5` rule is not "GPT-5 .7".
+        return id.to_owned();
+    }
+    let words: Vec<&str> = rest
+        .split(['-', '_', ':', '@'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        rule_name.to_owned()
+    } else {
+        format!("{rule_name} {}", words.join(" "))
     }
 }
 
@@ -491,7 +559,7 @@ mod tests {
         let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, PROVIDERS);
         let mut seen = HashSet::new();
-        for m in &catalog.models {
+        for m in &catalog.rules {
             let at = format!("{}/{}", m.provider, m.pattern);
             assert!(ids.contains(&m.provider.as_str()), "{at}: provider exists");
             assert!(
@@ -502,10 +570,6 @@ mod tests {
                 m.pattern,
                 m.pattern.to_ascii_lowercase(),
                 "{at}: patterns are lowercase"
-            );
-            assert!(
-                m.max_output <= m.context_window,
-                "{at}: output fits the window"
             );
             match &m.thinking {
                 Thinking::Budget { min, max, .. } => assert!(min <= max, "{at}"),
@@ -522,7 +586,7 @@ mod tests {
             }
         }
         for p in PROVIDERS {
-            assert!(catalog.models_of(p).next().is_some(), "{p} has models");
+            assert!(catalog.rules_of(p).next().is_some(), "{p} has rules");
         }
     }
 
@@ -547,6 +611,93 @@ mod tests {
             assert_eq!(model.pattern.as_deref(), Some(pattern), "{id}");
             assert_eq!(model.id, id, "the id is sent as given");
         }
+    }
+
+    #[test]
+    fn the_picker_is_offered_real_ids_only() {
+        let catalog = Catalog::builtin();
+        let list = ModelList::builtin();
+        let today = "2026-11-23";
+        let mut offered = Vec::new();
+        for provider in &catalog.providers {
+            for model in catalog.offered(&provider.id, today) {
+                let listed = list.get(&provider.id, &model.id).expect("a listed id");
+                assert_eq!(listed.id, model.id);
+                assert!(!listed.retired(today), "{}", model.id);
+                offered.push(model.id);
+            }
+        }
+        // Patterns are not ids; the real ids they cover are offered.
+        for pattern in [
+            "gemini-3-pro",
+            "claude-sonnet-4",
+            "claude-3",
+            "gemini-2.0",
+            "o1-mini",
+        ] {
+            assert!(!offered.iter().any(|id| id == pattern), "{pattern}");
+        }
+        for id in [
+            "gemini-3.1-pro-preview",
+            "claude-opus-4-7",
+            "gpt-5.4-mini",
+            "deepseek-v4-pro",
+        ] {
+            assert!(offered.iter().any(|o| o == id), "{id}");
+        }
+        // o3-mini retired on the day LiteLLM gives.
+        assert!(!offered.iter().any(|id| id == "o3-mini"));
+    }
+
+    #[test]
+    fn limits_come_from_the_model_list_and_names_from_the_rule() {
+        let catalog = Catalog::builtin();
+        let table = [
+            // id, name, prompt limit, output limit (LiteLLM's figures)
+            (
+                "anthropic",
+                "claude-opus-4-6",
+                "Claude Opus 4.6",
+                1_000_000,
+                128_000,
+            ),
+            (
+                "anthropic",
+                "claude-opus-4-6-20260205",
+                "Claude Opus 4.6 20260205",
+                1_000_000,
+                128_000,
+            ),
+            ("openai", "gpt-5", "GPT-5", 272_000, 128_000),
+            ("openai", "gpt-5.4-mini", "GPT-5.4 mini", 272_000, 128_000),
+            (
+                "google",
+                "gemini-3.1-pro-preview",
+                "Gemini 3.1 Pro preview",
+                1_048_576,
+                65_536,
+            ),
+        ];
+        for (provider, id, name, input, output) in table {
+            let model = catalog.resolve(Some(provider), id).unwrap();
+            assert_eq!(model.name, name, "{id}");
+            assert_eq!(
+                (model.context_window, model.max_output),
+                (input, output),
+                "{id}"
+            );
+        }
+        // An id no rule covers but the list knows cannot reason gets no reasoning parameters.
+        let old = catalog.resolve(Some("openai"), "gpt-3.5-turbo").unwrap();
+        assert!(!old.is_generic());
+        assert_eq!(old.thinking, Thinking::None);
+        // One the list knows to reason, with no rule: thinking support unknown.
+        let new = catalog.resolve(Some("google"), "gemini-4-argon").unwrap();
+        assert!(new.is_generic());
+        assert_eq!(
+            catalog.resolve(Some("openai"), "gpt-5.7").unwrap().name,
+            "gpt-5.7"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod catalog;
 pub mod choice;
 pub mod levels;
+pub mod model_list;
 pub mod overrides;
 pub mod plan;
 pub mod settings;
@@ -15,6 +16,7 @@ pub mod translate;
 
 pub use catalog::{Catalog, LookupError, ModelInfo};
 pub use choice::{Choice, ChoiceError, Level, parse_model_choice};
+pub use model_list::{ListedModel, ModelList};
 pub use overrides::{Caching, Overrides};
 pub use plan::{Api, Feedback, Meaning, MeaningKind, Plan, TurnContext};
 pub use settings::{ReasoningSettings, StripFromContext, ThoughtFormat};

@@ -37,7 +37,7 @@ pub enum Endpoint {
 pub struct TurnContext {
     /// The API the user asked for, where a provider has both; `None` picks the provider's best.
     pub api: Option<Api>,
-    /// The conversation's cap on output tokens (`maxTokens`), if set.
+    /// The conversation's cap on output tokens (`maxOutputTokens`), if set.
     pub max_output: Option<u32>,
     /// Tokens already in the conversation (effective count, after stripping).
     pub context_tokens: u64,
@@ -159,6 +159,39 @@ pub struct Plan {
     pub warnings: Vec<String>,
     /// The model is not in the catalog and its provider's generic rule was used.
     pub generic: bool,
+}
+
+impl Plan {
+    /// The cap on the whole answer (thinking included) this plan sends, in whichever field
+    /// its protocol names it.
+    pub fn output_cap(&self) -> Option<u32> {
+        let at = |path: &[&str]| number_at(&self.request, path);
+        at(&["max_tokens"])
+            .or_else(|| at(&["max_output_tokens"]))
+            .or_else(|| at(&["max_completion_tokens"]))
+            .or_else(|| at(&["generationConfig", "maxOutputTokens"]))
+            .or_else(|| at(&["options", "num_predict"]))
+    }
+
+    /// The thinking budget this plan sends, where the model takes one.
+    pub fn thinking_budget(&self) -> Option<u32> {
+        let at = |path: &[&str]| number_at(&self.request, path);
+        at(&["thinking", "budget_tokens"])
+            .or_else(|| at(&["generationConfig", "thinkingConfig", "thinkingBudget"]))
+            .or_else(|| at(&["thinking_budget"]))
+            .or_else(|| at(&["reasoning", "max_tokens"]))
+            .or_else(|| at(&["reasoning_budget"]))
+            .filter(|budget| *budget > 0)
+    }
+}
+
+fn number_at(request: &Map<String, Value>, path: &[&str]) -> Option<u32> {
+    let (first, rest) = path.split_first()?;
+    let mut value = request.get(*first)?;
+    for key in rest {
+        value = value.get(key)?;
+    }
+    value.as_u64().and_then(|n| u32::try_from(n).ok())
 }
 
 /// Formats a token count the way the feedback lines do: `43,008`.

@@ -35,8 +35,14 @@ pub struct ReasoningSettings {
     pub include_in_response: bool,
     pub format: ThoughtFormat,
     pub strip_from_context: StripFromContext,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u32>,
+    /// The most one answer may hold, thinking included (`max_tokens`, `max_output_tokens`,
+    /// `maxOutputTokens`). Where the level sets a thinking budget, the budget is cut to leave
+    /// room for the answer within it. Seed 001 spells it `maxTokens`, which still reads.
+    #[serde(skip_serializing_if = "Option::is_none", alias = "maxTokens")]
+    pub max_output_tokens: Option<u32>,
+    /// Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
+    /// adjustment), so that a long conversation still leaves room for the answer.
+    pub long_context_cut: bool,
     pub choice: Choice,
 }
 
@@ -49,7 +55,8 @@ impl Default for ReasoningSettings {
             include_in_response: true,
             format: ThoughtFormat::Field,
             strip_from_context: StripFromContext::None,
-            max_tokens: None,
+            max_output_tokens: None,
+            long_context_cut: true,
             choice: Choice::Default,
         }
     }
@@ -67,8 +74,7 @@ pub enum SettingError {
     },
 }
 
-pub const SETTING_KEYS: &str =
-    "enabled, includeInContext, includeInResponse, format, stripFromContext, maxTokens, effort";
+pub const SETTING_KEYS: &str = "enabled, includeInContext, includeInResponse, format, stripFromContext, maxOutputTokens (or maxTokens), longContextCut, effort";
 
 impl ReasoningSettings {
     /// Applies `/set reasoning.KEY VALUE` (seed 001); `KEY` may carry the `reasoning.` prefix.
@@ -107,8 +113,11 @@ impl ReasoningSettings {
                     _ => return Err(bad("all, allButLast or none")),
                 }
             }
-            "maxTokens" => {
-                self.max_tokens = match value {
+            "longContextCut" => {
+                self.long_context_cut = flag(value).ok_or_else(|| bad("true or false"))?
+            }
+            "maxOutputTokens" | "maxTokens" => {
+                self.max_output_tokens = match value {
                     "unset" | "none" | "default" => None,
                     digits => Some(
                         digits
@@ -169,7 +178,7 @@ mod tests {
             StripFromContext::None,
             "REQ-THINK-006.5"
         );
-        assert_eq!(s.max_tokens, None);
+        assert_eq!(s.max_output_tokens, None);
         assert_eq!(s.choice, Choice::Default);
     }
 
@@ -184,10 +193,14 @@ mod tests {
             json,
             serde_json::json!({
                 "enabled": true, "includeInContext": false, "includeInResponse": true,
-                "format": "field", "stripFromContext": "allButLast", "maxTokens": 32000,
-                "choice": "medium"
+                "format": "field", "stripFromContext": "allButLast", "maxOutputTokens": 32000,
+                "longContextCut": true, "choice": "medium"
             })
         );
+        // What an earlier Ponder stored under seed 001's name reads as the same cap.
+        let earlier: ReasoningSettings =
+            serde_json::from_value(serde_json::json!({"maxTokens": 32000})).unwrap();
+        assert_eq!(earlier.max_output_tokens, Some(32000));
         assert_eq!(
             serde_json::from_value::<ReasoningSettings>(json).unwrap(),
             s
@@ -222,7 +235,7 @@ mod tests {
         assert!(err.to_string().contains("all, allButLast or none"), "{err}");
         assert!(s.set("reasoning.maxTokens", "0").is_err());
         s.set("reasoning.maxTokens", "unset").unwrap();
-        assert_eq!(s.max_tokens, None);
+        assert_eq!(s.max_output_tokens, None);
     }
 
     #[test]

@@ -255,6 +255,10 @@ impl<'a> Draft<'a> {
     fn provider_default(&mut self) {
         self.meaning = Meaning::value(MeaningKind::ProviderDefault, self.model.default.clone());
         self.thinking = format!("provider default ({})", self.model.default);
+        // Gemini thinks by default but shows nothing unless asked; the level stays its own.
+        if self.dialect() == Dialect::Gemini && self.model.thinking != Thinking::None {
+            gemini_thinking(&mut self.request).insert("includeThoughts".into(), json!(true));
+        }
         let limit = self.output_limit();
         self.anthropic_max_tokens(limit);
         self.user_output_cap();

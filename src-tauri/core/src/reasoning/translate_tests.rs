@@ -584,14 +584,23 @@ fn every_model_and_choice_gives_a_valid_request() {
         },
     ];
     let mut checked = 0;
-    for entry in &catalog.models {
-        let model = catalog
-            .resolve(Some(&entry.provider), &entry.pattern)
-            .unwrap();
+    // Every rule's pattern and every real id of the model list.
+    let ids = catalog
+        .rules
+        .iter()
+        .map(|r| (&r.provider, &r.pattern))
+        .chain(
+            crate::reasoning::ModelList::builtin()
+                .models
+                .iter()
+                .map(|m| (&m.provider, &m.id)),
+        );
+    for (provider, id) in ids {
+        let model = catalog.resolve(Some(provider), id).unwrap();
         for choice in choices.clone() {
             for ctx in &contexts {
                 let p = translate(choice, &model, &Overrides::default(), ctx).unwrap();
-                let at = format!("{} {choice} {ctx:?}", entry.pattern);
+                let at = format!("{id} {choice} {ctx:?}");
                 check_valid(&model, choice, &p, &at);
                 checked += 1;
             }
@@ -656,11 +665,15 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
                     config.get("thinkingBudget").is_none(),
                     "{at}: no budget with a level"
                 );
-                let level = config["thinkingLevel"].as_str().unwrap();
-                assert!(
-                    values.iter().any(|v| v.wire() == level),
-                    "{at}: level {level} is one the model has"
-                );
+                // The provider's default sends no level, only includeThoughts.
+                if let Some(level) = config["thinkingLevel"].as_str() {
+                    assert!(
+                        values.iter().any(|v| v.wire() == level),
+                        "{at}: level {level} is one the model has"
+                    );
+                } else {
+                    assert_eq!(choice, Choice::Default, "{at}: a level is sent");
+                }
             }
         }
         Thinking::Budget {
@@ -801,4 +814,38 @@ fn openrouter_budgets_stay_below_max_tokens() {
     let budget = at(&p, "/reasoning/max_tokens").as_u64().unwrap();
     let max_tokens = at(&p, "/max_tokens").as_u64().unwrap();
     assert!(budget < max_tokens, "{budget} < {max_tokens}");
+}
+
+#[test]
+fn gemini_default_still_asks_to_see_the_thoughts() {
+    // (model/choice, includeThoughts sent, a level or budget sent)
+    let table = [
+        ("gemini-2.5-pro/default", json!(true), false),
+        ("gemini-2.5-flash/default", json!(true), false),
+        ("gemini-3.1-pro-preview/default", json!(true), false),
+        ("gemini-3-flash-preview/default", json!(true), false),
+        ("gemini-3.1-pro-preview/high", json!(true), true),
+        // A model that does not think gets no thinkingConfig at all.
+        ("gemma-3-27b-it/default", Value::Null, false),
+    ];
+    for (target, include, steered) in table {
+        let p = plan_with(
+            target,
+            Some("google"),
+            &Overrides::default(),
+            &TurnContext::default(),
+        );
+        assert_eq!(
+            at(&p, "/generationConfig/thinkingConfig/includeThoughts"),
+            &include,
+            "{target}"
+        );
+        let level = at(&p, "/generationConfig/thinkingConfig/thinkingLevel");
+        let budget = at(&p, "/generationConfig/thinkingConfig/thinkingBudget");
+        assert_eq!(
+            !level.is_null() || !budget.is_null(),
+            steered,
+            "{target}: {p:?}"
+        );
+    }
 }

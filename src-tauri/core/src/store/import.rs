@@ -128,9 +128,9 @@ fn insert_message_tx(
         "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, replay,
                                provider, model, choice, input_tokens, output_tokens, reasoning_tokens,
                                cached_tokens, thinking_ms, stop_reason, error_code, error_message,
-                               created_at, updated_at)
+                               notes, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                 ?19, ?20, ?21, ?22)",
+                 ?19, ?20, ?21, ?22, ?23)",
         params![
             m.id,
             conversation_id,
@@ -152,6 +152,7 @@ fn insert_message_tx(
             stop,
             m.error_code,
             m.error_message,
+            serde_json::to_string(&m.notes)?,
             m.created_at,
             m.updated_at
         ],

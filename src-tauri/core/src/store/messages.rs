@@ -57,6 +57,9 @@ pub struct StoredMessage {
     pub stop: Option<StopReason>,
     pub error_code: Option<String>,
     pub error_message: Option<String>,
+    /// What Ponder told the user about the turn when it was sent (assistant messages).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -74,13 +77,14 @@ pub struct TurnRecord {
 }
 
 const COLUMNS: &str = "id, conversation_id, seq, role, status, parts, replay, provider, model, choice, input_tokens, \
-     output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, error_message, created_at, updated_at";
+     output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
 
 struct Raw {
     stored: StoredMessage,
     parts: String,
     replay: Option<String>,
     stop: Option<String>,
+    notes: String,
 }
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
@@ -127,12 +131,14 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
             stop: None,
             error_code: row.get("error_code")?,
             error_message: row.get("error_message")?,
+            notes: Vec::new(),
             created_at: row.get("created_at")?,
             updated_at: row.get("updated_at")?,
         },
         parts: row.get("parts")?,
         replay: row.get("replay")?,
         stop: row.get("stop_reason")?,
+        notes: row.get("notes")?,
     })
 }
 
@@ -145,6 +151,8 @@ fn decode(raw: Raw) -> Result<StoredMessage> {
         .map(serde_json::from_str)
         .transpose()?;
     stored.stop = raw.stop.as_deref().map(serde_json::from_str).transpose()?;
+    // Notes are a courtesy: lines that do not read are not worth losing the message over.
+    stored.notes = serde_json::from_str(&raw.notes).unwrap_or_default();
     Ok(stored)
 }
 
@@ -259,6 +267,18 @@ impl Store {
             Ok(())
         })?;
         Ok(id)
+    }
+
+    /// Keeps what Ponder told the user about a turn as it was sent, with the message.
+    pub fn set_notes(&self, id: &str, notes: &[String]) -> Result<()> {
+        let json = serde_json::to_string(notes)?;
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE messages SET notes = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            Ok(())
+        })
     }
 
     /// Saves what has streamed so far; called in batches, never per token.
