@@ -216,6 +216,8 @@ pub struct ProviderView {
     pub has_key: bool,
     /// The environment variable that can hold the key instead of the keyring.
     pub key_env: String,
+    /// A server the user added (it can be removed).
+    pub custom: bool,
 }
 
 /// Everything a running turn tells the UI, in order. Exactly one of `done`, `error` or

@@ -53,6 +53,8 @@ pub fn run() {
             commands::models::list_models,
             commands::models::add_model,
             commands::models::override_meanings,
+            commands::secrets::add_custom_provider,
+            commands::secrets::remove_custom_provider,
             commands::models::refresh_models,
             commands::models::translate_preview,
             commands::models::context_tokens,

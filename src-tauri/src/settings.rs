@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use ponder_core::reasoning::settings::Profiles;
-use ponder_core::reasoning::{Choice, Overrides};
+use ponder_core::reasoning::{Catalog, Choice, CustomProvider, Overrides};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
@@ -64,6 +64,8 @@ pub struct Settings {
     /// Seed 002's reasoning maps, per provider and per model, with the auto-stream level
     /// and Anthropic's caching toggle.
     pub reasoning_overrides: Overrides,
+    /// Servers the user added, each following a built-in provider's way of reasoning.
+    pub custom_providers: Vec<CustomProvider>,
 }
 
 impl Default for Settings {
@@ -80,6 +82,7 @@ impl Default for Settings {
             providers: BTreeMap::new(),
             profiles: Profiles::default(),
             reasoning_overrides: Overrides::default(),
+            custom_providers: Vec::new(),
         }
     }
 }
@@ -93,6 +96,11 @@ impl Settings {
     /// The silence allowed from a provider, kept within what makes sense (5 s to an hour).
     pub fn stall_timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(u64::from(self.stall_timeout_secs.clamp(5, 3600)))
+    }
+
+    /// The built-in catalog with the user's own servers in it.
+    pub fn catalog(&self) -> Catalog {
+        Catalog::builtin().with_custom(&self.custom_providers)
     }
 
     /// The model ids the user added for a provider.
@@ -111,7 +119,7 @@ impl Settings {
 /// How long a silent provider is waited for, unless the user says otherwise.
 pub const DEFAULT_STALL_SECS: u32 = 60;
 
-const KEYS: [&str; 11] = [
+const KEYS: [&str; 12] = [
     "theme",
     "defaultProvider",
     "defaultModel",
@@ -123,6 +131,7 @@ const KEYS: [&str; 11] = [
     "providers",
     "profiles",
     "reasoningOverrides",
+    "customProviders",
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {

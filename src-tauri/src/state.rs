@@ -112,7 +112,10 @@ impl AppState {
                 .map(|(id, key)| (id, key.is_ok()))
                 .collect()
         });
-        keys.get(provider).copied().unwrap_or(false)
+        // A provider the user added since the lookup: ask for it alone.
+        *keys
+            .entry(provider.to_owned())
+            .or_insert_with(|| ponder_core::secrets::api_key(provider).is_ok())
     }
 
     /// Records that a key was stored or cleared.

@@ -13,6 +13,7 @@
 //   release()                        lets held runs go on
 //   calls                            every command and its arguments (also window.__calls)
 //   keysSeen                         how many keys were stored (their values are never kept)
+//   settings()                       the settings as the backend holds them
 
 export function installFakeBackend(win, mockIPC, options = {}) {
   const speed = options.speed ?? 1;
@@ -83,7 +84,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     defaultBaseUrl: p.base,
     needsKey: p.needsKey,
     hasKey: p.hasKey,
-    keyEnv: `PONDER_${p.id.toUpperCase()}_API_KEY`,
+    keyEnv: `PONDER_${p.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
+    custom: Boolean(p.custom),
   });
   const modelViews = () =>
     MODELS.filter(([pid]) => settings.providers[pid]?.enabled !== false).map(([pid, id, name, contextWindow, maxOutput, thinking, levels]) => {
@@ -141,6 +143,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     includeInResponse: true,
     format: 'field',
     stripFromContext: 'none',
+    longContextCut: true,
     choice: 'default',
   });
   const thinkingPart = (text, durationMs, extra = {}) => ({
@@ -331,6 +334,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       held.splice(0).forEach((go) => go());
     },
     conversations,
+    /** The settings as the backend holds them. */
+    settings: () => JSON.parse(JSON.stringify(settings)),
   };
   win.__fake = fake;
   win.__calls = fake.calls;
@@ -488,6 +493,32 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return clone(settings);
     },
     list_providers: () => PROVIDERS.map(providerView),
+    add_custom_provider: ({ name, baseUrl, protocol, preset, needsKey }) => {
+      const id = `custom-${name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+      if (!name.trim()) fail('invalidInput', 'A custom provider needs a name.');
+      if (!/^https?:\/\//.test(baseUrl)) fail('invalidInput', `"${baseUrl}" is not an http or https address.`);
+      if (!provider(preset)) fail('invalidInput', `"${preset}" is not a provider to follow.`);
+      if (provider(id)) fail('invalidInput', `There is already a provider called ${name}.`);
+      const entry = { id, name: name.trim(), base: baseUrl, needsKey, hasKey: false, custom: true, protocol };
+      PROVIDERS.push(entry);
+      settings.customProviders = [...(settings.customProviders ?? []), { id, name, baseUrl, protocol, preset, needsKey }];
+      return providerView(entry);
+    },
+    remove_custom_provider: ({ id }) => {
+      const at = PROVIDERS.findIndex((p) => p.id === id && p.custom);
+      if (at < 0) fail('notFound', `No custom provider ${id}.`);
+      PROVIDERS.splice(at, 1);
+      settings.customProviders = (settings.customProviders ?? []).filter((c) => c.id !== id);
+      return null;
+    },
+    override_meanings: ({ provider: pid, model, reasoning }) => {
+      if (!provider(pid)) fail('notFound', `unknown provider "${pid}"`);
+      const id = model || modelViews().find((v) => v.provider === pid)?.id || pid;
+      const values = Array.isArray(reasoning) ? reasoning : [reasoning, reasoning, reasoning, reasoning];
+      const what = (v) =>
+        v === null ? `off (your settings disable reasoning for ${model ? `model ${model}` : `provider ${pid}`})` : typeof v === 'number' ? `${v.toLocaleString('en-US')} tokens (custom)` : String(v);
+      return ['minimal', 'low', 'medium', 'high'].map((level, i) => `${level} on ${id}: ${what(values[i])}`);
+    },
     set_api_key: ({ provider: pid, key }) => {
       const p = provider(pid) ?? fail('notFound', `no provider ${pid}`);
       if (!key || !key.trim()) fail('invalidInput', 'an API key cannot be empty');

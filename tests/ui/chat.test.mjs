@@ -383,6 +383,86 @@ describe('settings', () => {
     await page.close();
   });
 
+  it('adds a server of its own, offers a typed model id with it, and removes it', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('custom-provider-open').click();
+    await page.getByTestId('custom-name').fill('My vLLM box');
+    await page.getByTestId('custom-url').fill('http://10.0.0.5:8000/v1');
+    await page.getByTestId('custom-preset').selectOption('ollama');
+    await page.getByTestId('custom-needs-key').check();
+    assert.match(await page.getByTestId('custom-provider-form').textContent(), /unencrypted/);
+    await page.getByTestId('custom-add').click();
+    const added = page.getByTestId('provider-custom-my-vllm-box');
+    await added.waitFor();
+    assert.match(await added.textContent(), /My vLLM box/);
+    assert.match(await page.getByTestId('key-status-custom-my-vllm-box').textContent(), /No key/);
+    assert.equal(await page.evaluate(() => window.__fake.settings().customProviders[0].preset), 'ollama');
+    await page.getByTestId('settings-close').click();
+    await page.keyboard.press('Control+m');
+    await page.keyboard.type('qwen3-32b');
+    await page.locator('[data-testid="picker-typed-option"][data-provider="custom-my-vllm-box"]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('open-settings').click();
+
+    // A second one by the same name is refused, with the reason.
+    await page.getByTestId('custom-provider-open').click();
+    await page.getByTestId('custom-name').fill('My vLLM box');
+    await page.getByTestId('custom-add').click();
+    assert.equal(await page.getByTestId('custom-error').textContent(), 'There is already a provider called My vLLM box.');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByTestId('custom-remove-custom-my-vllm-box').click();
+    await added.waitFor({ state: 'detached' });
+    assert.deepEqual(await page.evaluate(() => window.__fake.settings().customProviders), []);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('edits reasoning overrides per provider and per model, with what each level then means', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('open-settings').click();
+    const section = page.getByTestId('overrides');
+    await section.scrollIntoViewIfNeeded();
+    await page.getByTestId('override-add-provider').selectOption('anthropic');
+    await page.getByTestId('override-add').click();
+    const row = section.getByTestId('override-row').first();
+    for (const [level, value] of [['minimal', '1024'], ['low', '8000'], ['medium', '16000'], ['high', '32000']]) {
+      await row.getByTestId(`override-${level}`).fill(value);
+    }
+    await row.getByTestId('override-autostream').selectOption('medium');
+    await row.getByTestId('override-caching').selectOption('none');
+    await row.getByTestId('override-meanings').waitFor();
+    assert.match(await row.getByTestId('override-meanings').textContent(), /medium on claude-sonnet-4-5: 16,000 tokens \(custom\)/);
+
+    // A model of its own: off.
+    await page.getByTestId('override-add-model').fill('claude-haiku-4-5');
+    await page.getByTestId('override-add').click();
+    const haiku = section.locator('[data-testid="override-row"][data-model="claude-haiku-4-5"]');
+    await haiku.getByTestId('override-kind').selectOption('off');
+    await haiku.getByTestId('override-meanings').waitFor();
+    assert.match(await haiku.getByTestId('override-meanings').textContent(), /off \(your settings disable reasoning for model claude-haiku-4-5\)/);
+
+    // An empty level cannot be saved.
+    await row.getByTestId('override-low').fill('');
+    assert.equal(await page.getByTestId('override-save').isDisabled(), true);
+    await row.getByTestId('override-low').fill('8000');
+    await page.getByTestId('override-save').click();
+    await page.waitForFunction(() => window.__fake.settings().reasoningOverrides !== undefined);
+    assert.deepEqual(await page.evaluate(() => window.__fake.settings().reasoningOverrides), {
+      providers: {
+        anthropic: {
+          reasoning: [1024, 8000, 16000, 32000],
+          reasoningAutoStreamLevel: 'medium',
+          caching: 'none',
+          models: { 'claude-haiku-4-5': { reasoning: null } },
+        },
+      },
+    });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('asks once before a key would travel over plain http, and warns beside the address', async () => {
     const { page, problems } = await openChat();
     await page.getByTestId('open-settings').click();

@@ -81,7 +81,8 @@ enum ApiArg {
 }
 
 pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Result<()> {
-    let catalog = Catalog::builtin();
+    let app = AppSettings::read(settings_file)?;
+    let catalog = Catalog::builtin().with_custom(&app.custom_providers);
     let (model_id, mut choice) = catalog
         .parse_target(Some(&args.provider), &args.model)
         .map_err(|e| Usage(e.to_string()))?;
@@ -90,7 +91,7 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
         .map_err(|e| Usage(e.to_string()))?;
     let mut overrides = match &args.overrides {
         Some(path) => crate::reasoning::read_overrides(path)?,
-        None => app_overrides(settings_file)?,
+        None => app.reasoning_overrides,
     };
     if let Some(level) = &args.reasoning {
         choice = Some(parse_choice(level)?);
@@ -373,31 +374,32 @@ fn parse_choice(text: &str) -> Result<Choice, Usage> {
         .map_err(|e| Usage(format!("--reasoning: {e}")))
 }
 
-/// The desktop app's reasoning overrides, from its settings file (none when it has none).
-fn app_overrides(settings_file: &Path) -> Result<Overrides, Usage> {
-    let text = match std::fs::read_to_string(settings_file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Overrides::default()),
-        Err(e) => {
-            return Err(Usage(format!(
-                "cannot read the settings in {}: {e}",
-                settings_file.display()
-            )));
-        }
-    };
-    let settings: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        Usage(format!(
-            "the settings in {} are not JSON: {e}",
-            settings_file.display()
-        ))
-    })?;
-    match settings.get("reasoningOverrides") {
-        None | Some(serde_json::Value::Null) => Ok(Overrides::default()),
-        Some(value) => serde_json::from_value(value.clone()).map_err(|e| {
+/// What `ponder-cli chat` takes from the desktop app's settings: its reasoning overrides and
+/// the servers the user added. A file that is not there is no settings at all.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct AppSettings {
+    reasoning_overrides: Overrides,
+    custom_providers: Vec<ponder_core::reasoning::CustomProvider>,
+}
+
+impl AppSettings {
+    fn read(settings_file: &Path) -> Result<Self, Usage> {
+        let text = match std::fs::read_to_string(settings_file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(e) => {
+                return Err(Usage(format!(
+                    "cannot read the settings in {}: {e}",
+                    settings_file.display()
+                )));
+            }
+        };
+        serde_json::from_str(&text).map_err(|e| {
             Usage(format!(
-                "the reasoning overrides in {} are not valid: {e}",
+                "the settings in {} do not read: {e}",
                 settings_file.display()
             ))
-        }),
+        })
     }
 }

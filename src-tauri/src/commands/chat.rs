@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ponder_core::chat::ChatEvent;
-use ponder_core::reasoning::{Catalog, ReasoningSettings};
+use ponder_core::reasoning::ReasoningSettings;
 use ponder_core::run::{
     Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
     run_recorded,
@@ -137,7 +137,9 @@ fn start(
         ));
     }
     let settings = crate::settings::load(&app)?;
-    let model = Catalog::builtin().resolve(Some(&request.provider), &request.model)?;
+    let model = settings
+        .catalog()
+        .resolve(Some(&request.provider), &request.model)?;
     let api_key = match &model.provider.api_key_env {
         None => ponder_core::secrets::api_key(&model.provider.id).ok(),
         Some(_) => Some(ponder_core::secrets::api_key(&model.provider.id)?),

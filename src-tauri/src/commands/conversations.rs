@@ -66,12 +66,15 @@ pub fn pin_conversation(
 /// The model a conversation talks to next, saved as soon as the user picks it.
 #[tauri::command(async)]
 pub fn set_conversation_model(
+    app: tauri::AppHandle,
     state: State<'_, AppState>,
     id: String,
     provider: String,
     model: String,
 ) -> Result<(), IpcError> {
-    ponder_core::reasoning::Catalog::builtin().resolve(Some(&provider), &model)?;
+    crate::settings::load(&app)?
+        .catalog()
+        .resolve(Some(&provider), &model)?;
     Ok(state
         .store()?
         .set_conversation_model(&id, &provider, &model)?)

@@ -3,8 +3,7 @@ use ponder_core::providers::context::effective_tokens;
 use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::levels::level_options;
 use ponder_core::reasoning::{
-    Catalog, Choice, Level, ModelInfo, Overrides, ReasoningSettings, TurnContext, model_list,
-    translate,
+    Choice, Level, ModelInfo, Overrides, ReasoningSettings, TurnContext, model_list, translate,
 };
 use ponder_core::run::{TurnRequest, fit_history, prepare};
 use serde_json::{Value, json};
@@ -25,7 +24,7 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .clone();
-    let catalog = Catalog::builtin();
+    let catalog = settings.catalog();
     let today = model_list::today();
     let mut models = Vec::new();
     for provider in catalog
@@ -103,9 +102,9 @@ pub fn add_model(
             "A model id is one word of at most 200 characters, as the provider spells it.",
         ));
     }
-    let catalog = Catalog::builtin();
-    let provider = catalog.provider(&provider)?;
     let settings = crate::settings::load(&app)?;
+    let catalog = settings.catalog();
+    let provider = catalog.provider(&provider)?;
     let mut providers = settings.providers.clone();
     let entry =
         providers
@@ -132,7 +131,8 @@ pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Resul
     let cancel = tokio_util::sync::CancellationToken::new();
     let mut listed = serde_json::Map::new();
     let mut failed = serde_json::Map::new();
-    let enabled: Vec<_> = Catalog::builtin()
+    let catalog = settings.catalog();
+    let enabled: Vec<_> = catalog
         .providers
         .iter()
         .filter(|p| settings.provider_enabled(&p.id))
@@ -197,8 +197,8 @@ pub fn translate_preview(
     settings: ReasoningSettings,
     conversation_id: Option<String>,
 ) -> Result<Value, IpcError> {
-    let model = Catalog::builtin().resolve(Some(&provider), &model)?;
     let app_settings = crate::settings::load(&app)?;
+    let model = app_settings.catalog().resolve(Some(&provider), &model)?;
     let mut history = match &conversation_id {
         Some(id) => state.store()?.history(id)?,
         None => Vec::new(),
@@ -260,11 +260,12 @@ pub fn translate_preview(
 /// each level translated for `model`, or for the provider's first model when none is given.
 #[tauri::command(async)]
 pub fn override_meanings(
+    app: AppHandle,
     provider: String,
     model: Option<String>,
     reasoning: Value,
 ) -> Result<Vec<String>, IpcError> {
-    let catalog = Catalog::builtin();
+    let catalog = crate::settings::load(&app)?.catalog();
     let entry = catalog.provider(&provider)?;
     let id = match model.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
         Some(id) => id.to_owned(),
@@ -305,12 +306,15 @@ pub fn override_meanings(
 /// The effective context tokens of a conversation for a model.
 #[tauri::command(async)]
 pub fn context_tokens(
+    app: AppHandle,
     state: State<'_, AppState>,
     id: String,
     provider: String,
     model: String,
 ) -> Result<TokenCount, IpcError> {
-    let model = Catalog::builtin().resolve(Some(&provider), &model)?;
+    let model = crate::settings::load(&app)?
+        .catalog()
+        .resolve(Some(&provider), &model)?;
     let conversation = state.store()?.conversation(&id)?;
     let history = state.store()?.history(&id)?;
     Ok(effective_tokens(&history, &conversation.settings, &model))

@@ -1,6 +1,7 @@
 //! API keys go in and never come back out: the UI learns only whether one is stored.
 
-use ponder_core::reasoning::Catalog;
+use ponder_core::reasoning::catalog::Protocol;
+use ponder_core::reasoning::{Catalog, CustomProvider};
 use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
@@ -13,7 +14,8 @@ pub fn list_providers(
     state: State<'_, AppState>,
 ) -> Result<Vec<ProviderView>, IpcError> {
     let settings = crate::settings::load(&app)?;
-    Ok(Catalog::builtin()
+    Ok(settings
+        .catalog()
         .providers
         .iter()
         .map(|p| provider_view(p, &settings, &state))
@@ -34,16 +36,23 @@ pub fn set_api_key(
             "The key is empty.",
         ));
     }
-    let entry = Catalog::builtin().provider(&provider)?;
+    let settings = crate::settings::load(&app)?;
+    let catalog = settings.catalog();
+    let entry = catalog.provider(&provider)?;
     ponder_core::secrets::set_api_key(&entry.id, key)?;
     state.note_key(&entry.id, true);
-    Ok(provider_view(entry, &crate::settings::load(&app)?, &state))
+    Ok(provider_view(entry, &settings, &state))
 }
 
 /// Whether a key is stored (or set in the environment); the key itself never crosses IPC.
 #[tauri::command(async)]
-pub fn has_api_key(state: State<'_, AppState>, provider: String) -> Result<bool, IpcError> {
-    let entry = Catalog::builtin().provider(&provider)?;
+pub fn has_api_key(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    provider: String,
+) -> Result<bool, IpcError> {
+    let catalog = crate::settings::load(&app)?.catalog();
+    let entry = catalog.provider(&provider)?;
     Ok(state.has_key(&entry.id))
 }
 
@@ -53,11 +62,90 @@ pub fn clear_api_key(
     state: State<'_, AppState>,
     provider: String,
 ) -> Result<ProviderView, IpcError> {
-    let entry = Catalog::builtin().provider(&provider)?;
+    let settings = crate::settings::load(&app)?;
+    let catalog = settings.catalog();
+    let entry = catalog.provider(&provider)?;
     ponder_core::secrets::clear_api_key(&entry.id)?;
     // The environment may still hold one.
     state.note_key(&entry.id, ponder_core::secrets::api_key(&entry.id).is_ok());
-    Ok(provider_view(entry, &crate::settings::load(&app)?, &state))
+    Ok(provider_view(entry, &settings, &state))
+}
+
+/// Adds a server of the user's own, which reasons the way `preset` does.
+#[tauri::command(async)]
+pub fn add_custom_provider(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    name: String,
+    base_url: String,
+    protocol: Protocol,
+    preset: String,
+    needs_key: bool,
+) -> Result<ProviderView, IpcError> {
+    let settings = crate::settings::load(&app)?;
+    let custom = CustomProvider {
+        id: CustomProvider::id_for(&name),
+        name: name.trim().to_owned(),
+        base_url: base_url.trim().to_owned(),
+        protocol,
+        preset,
+        needs_key,
+    };
+    custom.check(Catalog::builtin()).map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("{}.", capitalised(&e.to_string())),
+        )
+    })?;
+    if settings.catalog().provider(&custom.id).is_ok() {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("There is already a provider called {}.", custom.name),
+        ));
+    }
+    let mut list = settings.custom_providers.clone();
+    list.push(custom.clone());
+    let settings = crate::settings::update(&app, &serde_json::json!({ "customProviders": list }))?;
+    let catalog = settings.catalog();
+    Ok(provider_view(
+        catalog.provider(&custom.id)?,
+        &settings,
+        &state,
+    ))
+}
+
+/// Removes a server the user added, and its key.
+#[tauri::command(async)]
+pub fn remove_custom_provider(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    id: String,
+) -> Result<(), IpcError> {
+    let settings = crate::settings::load(&app)?;
+    if !settings.custom_providers.iter().any(|c| c.id == id) {
+        return Err(IpcError::new(
+            IpcErrorCode::NotFound,
+            format!("No custom provider {id}."),
+        ));
+    }
+    ponder_core::secrets::clear_api_key(&id)?;
+    state.note_key(&id, false);
+    let list: Vec<_> = settings
+        .custom_providers
+        .iter()
+        .filter(|c| c.id != id)
+        .cloned()
+        .collect();
+    crate::settings::update(&app, &serde_json::json!({ "customProviders": list }))?;
+    Ok(())
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 #[derive(serde::Serialize)]
@@ -95,5 +183,6 @@ pub fn provider_view(
         needs_key: p.api_key_env.is_some(),
         has_key: state.has_key(&p.id),
         key_env: ponder_core::secrets::env_var(&p.id),
+        custom: settings.custom_providers.iter().any(|c| c.id == p.id),
     }
 }

@@ -16,6 +16,7 @@ import {
   type IpcErrorView,
   type KeyringStatus,
   type MessageView,
+  type NewCustomProvider,
   type ModelView,
   type ProviderView,
   type PurgeReport,
@@ -807,6 +808,29 @@ export class ChatState {
       models: saved?.models ?? [],
     };
     if (await this.updateSettings({ providers: { ...this.settings.providers, [id]: entry } })) await this.refreshCatalog();
+  }
+
+  /** Adds a server of the user's own; null when it was added, else why not. */
+  async addCustomProvider(provider: NewCustomProvider): Promise<string | null> {
+    try {
+      await ipc.addCustomProvider(provider);
+      this.settings = await ipc.getSettings();
+      await this.refreshCatalog();
+      void this.refreshLive();
+      return null;
+    } catch (raw) {
+      return AppError.from(raw).message;
+    }
+  }
+
+  async removeCustomProvider(id: string): Promise<void> {
+    try {
+      await ipc.removeCustomProvider(id);
+      this.settings = await ipc.getSettings();
+      await this.refreshCatalog();
+    } catch (raw) {
+      this.error = AppError.from(raw);
+    }
   }
 
   /** Adds a model id the user typed to a provider; returns it as the picker shows it. */

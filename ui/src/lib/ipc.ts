@@ -6,6 +6,8 @@ import {
   ERROR_CODES,
   type About,
   type AppSettings,
+  type NewCustomProvider,
+  type OverrideMapping,
   type Choice,
   type ContextTokens,
   type ConversationSummary,
@@ -104,6 +106,11 @@ export const ipc = {
   getSettings: () => call<Settings>('get_settings'),
   setTheme: (theme: Theme) => call<Settings>('set_theme', { theme }),
   updateSettings: (patch: SettingsPatch) => call<AppSettings>('update_settings', { patch }),
+  addCustomProvider: (p: NewCustomProvider) => call<ProviderView>('add_custom_provider', { ...p }),
+  removeCustomProvider: (id: string) => call<void>('remove_custom_provider', { id }),
+  /** What an override map makes of each level (minimal to high), for the editor. */
+  overrideMeanings: (provider: string, model: string | null, reasoning: OverrideMapping) =>
+    call<string[]>('override_meanings', { provider, model, reasoning }),
 
   listProviders: () => call<ProviderView[]>('list_providers'),
   setApiKey: (provider: string, key: string) => call<ProviderView>('set_api_key', { provider, key }),

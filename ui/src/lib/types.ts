@@ -105,6 +105,26 @@ export interface AppSettings {
   stallTimeoutSecs: number;
   providers: Record<string, ProviderSettings>;
   profiles: Record<string, ReasoningSettings>;
+  /** Seed 002's reasoning maps per provider and per model. */
+  reasoningOverrides?: ReasoningOverrides;
+}
+
+/** A budget (number) or an effort or level name (string). */
+export type OverrideScalar = number | string;
+/** `null` disables reasoning; one value is sent at every level; four are minimal, low, medium, high. */
+export type OverrideMapping = null | OverrideScalar | [OverrideScalar, OverrideScalar, OverrideScalar, OverrideScalar];
+
+export interface ProviderOverrides {
+  reasoning?: OverrideMapping;
+  /** The lowest level at which streaming is forced on. */
+  reasoningAutoStreamLevel?: string;
+  /** Anthropic: `full` keeps the cache marker on the last message, `none` sends none. */
+  caching?: 'full' | 'none';
+  models?: Record<string, { reasoning?: OverrideMapping }>;
+}
+
+export interface ReasoningOverrides {
+  providers: Record<string, ProviderOverrides>;
 }
 
 /** The older shape (`{theme}`) kept as a name for the status line. */
@@ -124,6 +144,19 @@ export interface ProviderView {
   hasKey: boolean;
   /** The environment variable that can hold the key instead of the keyring. */
   keyEnv: string;
+  /** A server the user added (it can be removed). */
+  custom?: boolean;
+}
+
+export type Protocol = 'openai_chat' | 'openai_responses' | 'anthropic' | 'gemini' | 'ollama';
+
+export interface NewCustomProvider {
+  name: string;
+  baseUrl: string;
+  protocol: Protocol;
+  /** The built-in provider whose way of reasoning it follows. */
+  preset: string;
+  needsKey: boolean;
 }
 
 export interface KeyringStatus {

@@ -52,8 +52,9 @@ pub enum Dialect {
     Openrouter,
     /// Native `/api/chat`: `think: true | false | "low" | "medium" | "high"`.
     Ollama,
-    /// llama.cpp `llama-server`: `chat_template_kwargs.enable_thinking`, `reasoning_budget`.
-    LlamaCpp,
+    /// The chat template's own switch, `chat_template_kwargs.enable_thinking` (llama.cpp's
+    /// `llama-server`, which also takes a budget; vLLM with a reasoning parser; SGLang).
+    ChatTemplate,
     /// LM Studio and other OpenAI-compatible servers: `reasoning_effort` if anything.
     OpenaiCompatible,
 }
@@ -268,6 +269,65 @@ pub struct GenericRule {
     pub replay: Replay,
 }
 
+/// A server the user added: any OpenAI-compatible (or Anthropic-, Gemini- or Ollama-shaped)
+/// endpoint, which speaks about reasoning the way one of the built-in providers does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomProvider {
+    /// `custom-…`, unique; keys are stored under it.
+    pub id: String,
+    pub name: String,
+    pub base_url: String,
+    pub protocol: Protocol,
+    /// The built-in provider whose reasoning dialect and generic rule it follows.
+    pub preset: String,
+    /// Whether it takes an API key.
+    #[serde(default)]
+    pub needs_key: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CustomProviderError {
+    #[error("a custom provider needs a name")]
+    NoName,
+    #[error("{0:?} is not an http or https address")]
+    BadUrl(String),
+    #[error("{0:?} is not a provider to follow; use one of {1}")]
+    UnknownPreset(String, String),
+}
+
+impl CustomProvider {
+    /// The id a name gets: `custom-` and the name in lowercase letters, digits and dashes.
+    pub fn id_for(name: &str) -> String {
+        let mut slug = String::new();
+        for ch in name.trim().chars() {
+            if ch.is_ascii_alphanumeric() {
+                slug.push(ch.to_ascii_lowercase());
+            } else if !slug.ends_with('-') && !slug.is_empty() {
+                slug.push('-');
+            }
+        }
+        format!("custom-{}", slug.trim_end_matches('-'))
+    }
+
+    pub fn check(&self, catalog: &Catalog) -> Result<(), CustomProviderError> {
+        if self.name.trim().is_empty() || self.id == "custom-" {
+            return Err(CustomProviderError::NoName);
+        }
+        let url = self.base_url.trim();
+        if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() < 10 {
+            return Err(CustomProviderError::BadUrl(self.base_url.clone()));
+        }
+        if catalog.provider(&self.preset).is_err() || self.preset.starts_with("custom-") {
+            return Err(CustomProviderError::UnknownPreset(
+                self.preset.clone(),
+                catalog.provider_ids(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Catalog {
     pub providers: Vec<ProviderEntry>,
@@ -440,6 +500,33 @@ impl Catalog {
         Ok((model, choice))
     }
 
+    /// This catalog with the user's own servers added, each following its preset's dialect
+    /// and generic rule (and none of its model rules: the server lists its own models).
+    /// Entries that do not check out are left out.
+    pub fn with_custom(&self, custom: &[CustomProvider]) -> Catalog {
+        let mut catalog = self.clone();
+        for c in custom {
+            if c.check(self).is_err() || catalog.provider(&c.id).is_ok() {
+                continue;
+            }
+            let Ok(preset) = self.provider(&c.preset) else {
+                continue;
+            };
+            catalog.providers.push(ProviderEntry {
+                id: c.id.clone(),
+                name: c.name.trim().to_owned(),
+                protocol: c.protocol,
+                dialect: preset.dialect,
+                base_url: c.base_url.trim().to_owned(),
+                api_key_env: c.needs_key.then(|| crate::secrets::env_var(&c.id)),
+                responses_api: c.protocol == Protocol::OpenaiResponses,
+                output_shares_window: preset.output_shares_window,
+                generic: preset.generic.clone(),
+            });
+        }
+        catalog
+    }
+
     /// The rules of one provider, in catalog order.
     pub fn rules_of<'a>(&'a self, provider: &'a str) -> impl Iterator<Item = &'a ModelRule> + 'a {
         self.rules.iter().filter(move |m| m.provider == provider)
@@ -537,7 +624,7 @@ mod tests {
     }
 
     /// Every provider of wire-formats.md.
-    const PROVIDERS: [&str; 13] = [
+    const PROVIDERS: [&str; 14] = [
         "anthropic",
         "openai",
         "google",
@@ -551,6 +638,7 @@ mod tests {
         "ollama",
         "llamacpp",
         "lmstudio",
+        "vllm",
     ];
 
     #[test]
@@ -585,7 +673,8 @@ mod tests {
                 Thinking::Toggle { .. } | Thinking::Always | Thinking::None => {}
             }
         }
-        for p in PROVIDERS {
+        // vLLM serves whatever open-weight model it was started with: its generic rule.
+        for p in PROVIDERS.iter().filter(|p| **p != "vllm") {
             assert!(catalog.rules_of(p).next().is_some(), "{p} has rules");
         }
     }
@@ -610,6 +699,56 @@ mod tests {
             let model = catalog.resolve(None, id).unwrap();
             assert_eq!(model.pattern.as_deref(), Some(pattern), "{id}");
             assert_eq!(model.id, id, "the id is sent as given");
+        }
+    }
+
+    #[test]
+    fn a_custom_provider_follows_its_preset() {
+        let custom = CustomProvider {
+            id: CustomProvider::id_for("  My vLLM box! "),
+            name: "My vLLM box".into(),
+            base_url: "http://10.0.0.5:8000/v1".into(),
+            protocol: Protocol::OpenaiChat,
+            preset: "vllm".into(),
+            needs_key: true,
+        };
+        assert_eq!(custom.id, "custom-my-vllm-box");
+        let catalog = Catalog::builtin().with_custom(std::slice::from_ref(&custom));
+        let model = catalog.resolve(Some(&custom.id), "qwen3-32b").unwrap();
+        assert_eq!(model.provider.dialect, Dialect::ChatTemplate);
+        assert_eq!(model.provider.base_url, "http://10.0.0.5:8000/v1");
+        assert_eq!(
+            model.provider.api_key_env.as_deref(),
+            Some("PONDER_CUSTOM_MY_VLLM_BOX_API_KEY")
+        );
+        assert!(model.is_generic(), "thinking support unknown");
+        // What does not check out is left out, with a reason.
+        for (bad, why) in [
+            (
+                CustomProvider {
+                    name: " ".into(),
+                    ..custom.clone()
+                },
+                "name",
+            ),
+            (
+                CustomProvider {
+                    base_url: "ftp://x/y/zzzz".into(),
+                    ..custom.clone()
+                },
+                "http",
+            ),
+            (
+                CustomProvider {
+                    preset: "acme".into(),
+                    ..custom.clone()
+                },
+                "provider to follow",
+            ),
+        ] {
+            let err = bad.check(Catalog::builtin()).unwrap_err();
+            assert!(err.to_string().contains(why), "{err}");
+            assert_eq!(Catalog::builtin().with_custom(&[bad]).providers.len(), 14);
         }
     }
 

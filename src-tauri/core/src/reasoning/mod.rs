@@ -14,7 +14,7 @@ pub mod settings;
 pub mod think_tags;
 pub mod translate;
 
-pub use catalog::{Catalog, LookupError, ModelInfo};
+pub use catalog::{Catalog, CustomProvider, CustomProviderError, LookupError, ModelInfo};
 pub use choice::{Choice, ChoiceError, Level, parse_model_choice};
 pub use model_list::{ListedModel, ModelList};
 pub use overrides::{Caching, Overrides};

@@ -404,7 +404,7 @@ impl<'a> Draft<'a> {
                 self.request
                     .insert("reasoning".into(), json!({ "max_tokens": sent }));
             }
-            Dialect::LlamaCpp => {
+            Dialect::ChatTemplate => {
                 self.request.insert(
                     "chat_template_kwargs".into(),
                     json!({ "enable_thinking": true }),
@@ -500,7 +500,7 @@ impl<'a> Draft<'a> {
                 self.request
                     .insert("reasoning".into(), json!({ "effort": "none" }));
             }
-            Dialect::LlamaCpp => {
+            Dialect::ChatTemplate => {
                 self.request.insert(
                     "chat_template_kwargs".into(),
                     json!({ "enable_thinking": false }),
@@ -675,7 +675,7 @@ impl<'a> Draft<'a> {
                 // gpt-oss on Ollama takes the level as `think`; booleans are ignored.
                 self.request.insert("think".into(), json!(value));
             }
-            Dialect::LlamaCpp => {
+            Dialect::ChatTemplate => {
                 self.request.insert(
                     "chat_template_kwargs".into(),
                     json!({ "reasoning_effort": value }),
@@ -806,7 +806,7 @@ impl<'a> Draft<'a> {
             Dialect::Ollama => {
                 self.request.insert("think".into(), json!(on));
             }
-            Dialect::LlamaCpp => {
+            Dialect::ChatTemplate => {
                 self.request.insert(
                     "chat_template_kwargs".into(),
                     json!({ "enable_thinking": on }),
