@@ -179,6 +179,8 @@ pub struct ModelView {
     /// budget, adaptive, effort, level, toggle, always or none.
     pub thinking: &'static str,
     pub can_disable: bool,
+    /// Chat Completions and Responses can both serve it (the conversation may choose).
+    pub api_choice: bool,
     /// full, summary or none.
     pub shows: String,
     /// The provider needs a key and none is stored.

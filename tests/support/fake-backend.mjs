@@ -99,6 +99,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         maxOutput,
         thinking,
         canDisable: levels.some((l) => l.choice === 'off' && l.available),
+        apiChoice: pid === 'openai',
         shows: pid === 'openai' || pid === 'google' ? 'summary' : 'full',
         needsKey: p.needsKey && !p.hasKey,
         known: !added.has(`${pid}/${id}`),

@@ -692,6 +692,30 @@ describe('the empty state', () => {
     });
   }
 
+  it("keeps a conversation's system prompt and, for OpenAI, its API", async () => {
+    const { page, problems } = await openChat({ seed: true, keys: { openai: true } });
+    await page.getByText('Why the sky is blue').click();
+    await page.keyboard.press('Control+.');
+    await page.getByTestId('reasoning-panel').waitFor();
+    assert.equal(await page.getByTestId('api-select').count(), 0, 'Anthropic has one API');
+    await page.getByTestId('system-prompt').fill('Answer in French.');
+    await page.getByTestId('system-prompt').press('Tab');
+    const saved = () => page.evaluate(() => window.__fake.calls.filter((c) => c.cmd === 'set_conversation_settings').at(-1)?.args.settings);
+    await page.waitForFunction(() => window.__fake.calls.some((c) => c.cmd === 'set_conversation_settings' && c.args.settings.systemPrompt));
+    assert.equal((await saved()).systemPrompt, 'Answer in French.');
+
+    // An OpenAI model offers the choice of API.
+    await page.keyboard.press('Control+m');
+    await page.keyboard.type('o3');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+    await page.getByTestId('api-select').selectOption('chat');
+    await page.waitForFunction(() => window.__fake.calls.some((c) => c.cmd === 'set_conversation_settings' && c.args.settings.api === 'chat'));
+    assert.equal((await saved()).systemPrompt, 'Answer in French.', 'the prompt stays');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('has the reasoning panel with the request preview and the context estimate', async () => {
     const { page, problems } = await openChat({ seed: true });
     await page.getByText('Why the sky is blue').click();

@@ -182,13 +182,21 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
         choice: settings.choice,
         overrides: &overrides,
         settings: &settings,
-        system: args.system.as_deref(),
+        // The flags win over what the conversation keeps.
+        system: args
+            .system
+            .as_deref()
+            .or(settings.system_prompt.as_deref())
+            .filter(|s| !s.trim().is_empty()),
         history: &[],
         base_url: args.base_url.as_deref(),
-        api: args.api.map(|a| match a {
-            ApiArg::Chat => Api::Chat,
-            ApiArg::Responses => Api::Responses,
-        }),
+        api: args
+            .api
+            .map(|a| match a {
+                ApiArg::Chat => Api::Chat,
+                ApiArg::Responses => Api::Responses,
+            })
+            .or(settings.api),
         api_key: api_key.as_deref(),
         context_tokens: 0,
     };

@@ -234,10 +234,13 @@ fn start(
             choice,
             overrides: &overrides,
             settings: &conversation_settings,
-            system: None,
+            system: conversation_settings
+                .system_prompt
+                .as_deref()
+                .filter(|s| !s.trim().is_empty()),
             history: &[],
             base_url: base_url.as_deref(),
-            api: None,
+            api: conversation_settings.api,
             api_key: api_key.as_deref(),
             context_tokens: 0,
         };

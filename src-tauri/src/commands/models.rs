@@ -74,6 +74,8 @@ pub fn model_view(
         max_output: model.max_output,
         thinking: model.thinking.kind_name(),
         can_disable: model.thinking.can_disable(),
+        api_choice: model.provider.responses_api
+            && !model.listed.as_ref().is_some_and(|m| m.responses_only),
         shows: serde_json::to_value(model.shows)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
@@ -210,10 +212,13 @@ pub fn translate_preview(
         choice,
         overrides: &overrides,
         settings: &settings,
-        system: None,
+        system: settings
+            .system_prompt
+            .as_deref()
+            .filter(|s| !s.trim().is_empty()),
         history: &[],
         base_url: app_settings.base_url(&model.provider.id),
-        api: None,
+        api: settings.api,
         api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
         context_tokens: 0,
     };

@@ -65,6 +65,10 @@ export interface ReasoningSettings {
   maxOutputTokens?: number | null;
   /** Past 150,000 tokens of conversation, thinking budgets are cut to 10,000. */
   longContextCut: boolean;
+  /** The conversation's system prompt. */
+  systemPrompt?: string | null;
+  /** Chat Completions or Responses where a provider has both; unset lets Ponder choose. */
+  api?: 'chat' | 'responses' | null;
   choice: Choice;
 }
 
@@ -180,6 +184,8 @@ export interface ModelView {
   needsKey: boolean;
   /** False when no rule covers the id and it may reason: "thinking support unknown". */
   known: boolean;
+  /** Chat Completions and Responses can both serve it (the conversation may choose). */
+  apiChoice?: boolean;
   /** Where the id comes from: the model list Ponder ships, the provider's own list, the user. */
   source: ModelSource;
   /** The day its newest snapshot came out (YYYY-MM-DD), where known. */

@@ -43,6 +43,12 @@ pub struct ReasoningSettings {
     /// Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
     /// adjustment), so that a long conversation still leaves room for the answer.
     pub long_context_cut: bool,
+    /// The conversation's system prompt (a profile can carry one too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api: Option<super::plan::Api>,
     pub choice: Choice,
 }
 
@@ -57,6 +63,8 @@ impl Default for ReasoningSettings {
             strip_from_context: StripFromContext::None,
             max_output_tokens: None,
             long_context_cut: true,
+            system_prompt: None,
+            api: None,
             choice: Choice::Default,
         }
     }
