@@ -262,6 +262,11 @@ describe('a streamed answer with thoughts', () => {
       await page.getByTestId('message-meta').waitFor();
       assert.equal(await live.count(), 0);
       assert.equal(await page.getByTestId('thought-body').count(), 0, 'folded once the answer starts');
+      // Folded, the thoughts preview their first lines (at most eight).
+      const preview = page.getByTestId('thought-preview');
+      const lines = await preview.locator('.p-line').allTextContents();
+      assert.ok(lines.length > 0 && lines.length <= 8, `${lines.length} preview lines`);
+      assert.match(lines[0], /^The user wants to know how many primes/);
       assert.match(await page.getByTestId('answer').textContent(), /There are 25 primes below 100/);
       assert.match(await page.getByTestId('message-meta').textContent(), /1,204 in · 1,890 out · 860 reasoning/);
       // What the send was told stays with the answer, as a quiet line.
