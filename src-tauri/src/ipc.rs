@@ -41,12 +41,20 @@ pub enum PartView {
 
 impl From<&Part> for PartView {
     fn from(part: &Part) -> Self {
+        Self::of(part, false)
+    }
+}
+
+impl PartView {
+    /// `summarized`: the model that wrote it returns summaries in its thinking blocks (Claude
+    /// 4 and later), which the source field alone does not say.
+    pub fn of(part: &Part, summarized: bool) -> Self {
         match part {
             Part::Text { text } => Self::Text { text: text.clone() },
             Part::Thinking(block) => Self::Thinking {
                 text: block.text.clone(),
                 source: block.source,
-                summary: block.source.is_some_and(ThoughtSource::is_summary),
+                summary: summarized || block.source.is_some_and(ThoughtSource::is_summary),
                 redacted: block.is_redacted(),
                 hidden: block.hidden,
                 duration_ms: block.duration_ms,
@@ -82,6 +90,7 @@ pub struct MessageView {
 
 impl From<&StoredMessage> for MessageView {
     fn from(m: &StoredMessage) -> Self {
+        let summarized = summarizes(m.message.origin.as_ref());
         Self {
             id: m.id.clone(),
             role: match m.message.role {
@@ -89,7 +98,12 @@ impl From<&StoredMessage> for MessageView {
                 ponder_core::chat::Role::Assistant => "assistant",
             },
             status: m.status,
-            parts: m.message.parts.iter().map(PartView::from).collect(),
+            parts: m
+                .message
+                .parts
+                .iter()
+                .map(|p| PartView::of(p, summarized))
+                .collect(),
             provider: m.message.origin.as_ref().map(|o| o.provider.clone()),
             model: m.message.origin.as_ref().map(|o| o.model.clone()),
             choice: m.choice,
@@ -106,6 +120,17 @@ impl From<&StoredMessage> for MessageView {
     }
 }
 
+/// Whether the model behind an answer returns summarized thinking (its rule says so).
+fn summarizes(origin: Option<&ponder_core::chat::Origin>) -> bool {
+    origin
+        .and_then(|o| {
+            ponder_core::reasoning::Catalog::builtin()
+                .resolve(Some(&o.provider), &o.model)
+                .ok()
+        })
+        .is_some_and(|model| model.shows == ponder_core::reasoning::catalog::Shows::Summary)
+}
+
 impl MessageView {
     /// An answer that ran but could not be written, from what is in memory.
     pub fn unsaved(id: &str, outcome: &Outcome, choice: Choice, notes: Vec<String>) -> Self {
@@ -120,7 +145,12 @@ impl MessageView {
             id: id.to_owned(),
             role: "assistant",
             status,
-            parts: turn.message.parts.iter().map(PartView::from).collect(),
+            parts: turn
+                .message
+                .parts
+                .iter()
+                .map(|p| PartView::of(p, summarizes(turn.message.origin.as_ref())))
+                .collect(),
             provider: turn.message.origin.as_ref().map(|o| o.provider.clone()),
             model: turn.message.origin.as_ref().map(|o| o.model.clone()),
             choice: Some(choice),
@@ -362,5 +392,28 @@ mod tests {
         let view = serde_json::to_string(&PartView::from(&part)).unwrap();
         assert!(!view.contains("SECRET"), "{view}");
         assert!(view.contains("\"type\":\"thinking\""));
+    }
+
+    #[test]
+    fn claude_4_thinking_is_labelled_a_summary_and_3_7_is_not() {
+        let block = Part::Thinking(ponder_core::chat::ThinkingBlock {
+            text: "t".into(),
+            source: Some(ThoughtSource::Thinking),
+            ..Default::default()
+        });
+        let origin = |model: &str| ponder_core::chat::Origin {
+            provider: "anthropic".into(),
+            model: model.into(),
+        };
+        let summary = |model: &str| match PartView::of(&block, summarizes(Some(&origin(model)))) {
+            PartView::Thinking { summary, .. } => summary,
+            _ => unreachable!(),
+        };
+        assert!(summary("claude-opus-4-5"));
+        assert!(summary("claude-sonnet-4-20250514"));
+        assert!(
+            !summary("claude-3-7-sonnet-20250219"),
+            "3.7 returns its full thinking"
+        );
     }
 }
