@@ -1,5 +1,5 @@
 // Launching the real Ponder binary through tauri-driver for end-to-end tests.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -68,6 +68,9 @@ export async function startDriver({ env }) {
       // Ponder runs once per desktop session: a launch while the last one is still closing
       // would hand over to it and exit. Wait until it is gone.
       await waitFor(() => runningApps(app).length === 0, 'the previous app instance to exit', 15000);
+      // Its single-instance name goes a moment after the process: a launch in between would
+      // find the name taken, fail to hand over to an instance that is gone, and never open.
+      await waitFor(() => !singleInstanceNameTaken(), 'the previous instance to give up its D-Bus name', 10000);
       return Session.start(base, { 'tauri:options': { application: app } });
     },
     stop: async () => {
@@ -104,6 +107,20 @@ export async function waitFor(check, what, timeoutMs = 10000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out after ${timeoutMs} ms: ${what}${last ? ` (last error: ${last.message})` : ''}`);
+}
+
+/** Whether a Ponder instance holds its single-instance name on this session bus. */
+function singleInstanceNameTaken() {
+  try {
+    const out = execFileSync(
+      'dbus-send',
+      ['--session', '--print-reply=literal', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:dev.ponder.desktop.SingleInstance'],
+      { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    return out.includes('true');
+  } catch {
+    return false;
+  }
 }
 
 /** The pids of running processes started from the binary `app`. */
