@@ -54,6 +54,7 @@ pub fn run() {
             commands::models::add_model,
             commands::models::override_meanings,
             commands::secrets::add_custom_provider,
+            commands::conversations::set_thought_hidden,
             commands::secrets::remove_custom_provider,
             commands::models::refresh_models,
             commands::models::translate_preview,

@@ -494,6 +494,16 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return clone(settings);
     },
     list_providers: () => PROVIDERS.map(providerView),
+    set_thought_hidden: ({ messageId, index, hidden }) => {
+      for (const c of conversations.values()) {
+        const m = c.messages.find((x) => x.id === messageId);
+        if (!m) continue;
+        const block = m.parts.filter((p) => p.type === 'thinking')[index] ?? fail('notFound', `no thought ${messageId}#${index}`);
+        block.hidden = hidden;
+        return clone(m);
+      }
+      return fail('notFound', `no message ${messageId}`);
+    },
     add_custom_provider: ({ name, baseUrl, protocol, preset, needsKey }) => {
       const id = `custom-${name.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
       if (!name.trim()) fail('invalidInput', 'A custom provider needs a name.');

@@ -328,6 +328,23 @@ describe('a streamed answer with thoughts', () => {
 });
 
 describe('thought visibility', () => {
+  it('hides a single thought and shows it again', async () => {
+    const { page, problems } = await openChat({ seed: true });
+    await page.getByText('Why the sky is blue').click();
+    const pane = page.getByTestId('thought-pane').first();
+    await pane.getByTestId('thought-header').click();
+    await pane.getByTestId('thought-body').waitFor();
+    await pane.getByTestId('thought-hide').first().click();
+    await page.getByTestId('thoughts-hidden').first().waitFor();
+    const hide = await page.evaluate(() => window.__fake.calls.filter((c) => c.cmd === 'set_thought_hidden').at(-1)?.args);
+    assert.deepEqual({ index: hide.index, hidden: hide.hidden }, { index: 0, hidden: true });
+    await page.getByTestId('thoughts-show').first().click();
+    await page.getByTestId('thought-pane').first().waitFor();
+    assert.equal(await page.getByTestId('thoughts-hidden').count(), 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('Ctrl+O shows and hides every thought; includeInResponse=false hides them', async () => {
     const { page, problems } = await openChat({ seed: true });
     await page.getByText('Why the sky is blue').click();

@@ -63,6 +63,21 @@ pub fn pin_conversation(
     Ok(state.store()?.set_pinned(&id, pinned)?)
 }
 
+/// Hides one thought of an answer (or shows it again): kept, but not shown, exported or sent
+/// back unless the provider needs it.
+#[tauri::command(async)]
+pub fn set_thought_hidden(
+    state: State<'_, AppState>,
+    message_id: String,
+    index: usize,
+    hidden: bool,
+) -> Result<crate::ipc::MessageView, IpcError> {
+    let stored = state
+        .store()?
+        .set_thought_hidden(&message_id, index, hidden)?;
+    Ok(crate::ipc::MessageView::from(&stored))
+}
+
 /// The model a conversation talks to next, saved as soon as the user picks it.
 #[tauri::command(async)]
 pub fn set_conversation_model(

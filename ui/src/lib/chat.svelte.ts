@@ -810,6 +810,18 @@ export class ChatState {
     if (await this.updateSettings({ providers: { ...this.settings.providers, [id]: entry } })) await this.refreshCatalog();
   }
 
+  /** Hides one thought of an answer, or shows it again; the stored message comes back. */
+  async setThoughtHidden(messageId: string, index: number, hidden: boolean): Promise<void> {
+    try {
+      const view = await ipc.setThoughtHidden(messageId, index, hidden);
+      if (this.current) {
+        this.current = { ...this.current, messages: this.current.messages.map((m) => (m.id === view.id ? view : m)) };
+      }
+    } catch (raw) {
+      this.error = AppError.from(raw);
+    }
+  }
+
   /** Adds a server of the user's own; null when it was added, else why not. */
   async addCustomProvider(provider: NewCustomProvider): Promise<string | null> {
     try {

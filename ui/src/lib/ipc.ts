@@ -6,6 +6,7 @@ import {
   ERROR_CODES,
   type About,
   type AppSettings,
+  type MessageView,
   type NewCustomProvider,
   type OverrideMapping,
   type Choice,
@@ -106,6 +107,9 @@ export const ipc = {
   getSettings: () => call<Settings>('get_settings'),
   setTheme: (theme: Theme) => call<Settings>('set_theme', { theme }),
   updateSettings: (patch: SettingsPatch) => call<AppSettings>('update_settings', { patch }),
+  /** Hides one thought of an answer (the index-th among its thoughts), or shows it again. */
+  setThoughtHidden: (messageId: string, index: number, hidden: boolean) =>
+    call<MessageView>('set_thought_hidden', { messageId, index, hidden }),
   addCustomProvider: (p: NewCustomProvider) => call<ProviderView>('add_custom_provider', { ...p }),
   removeCustomProvider: (id: string) => call<void>('remove_custom_provider', { id }),
   /** What an override map makes of each level (minimal to high), for the editor. */

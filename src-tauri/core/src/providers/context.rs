@@ -45,6 +45,30 @@ pub fn is_tool_turn(message: &Message) -> bool {
     matches!(message.parts.last(), Some(Part::ToolCall(_)))
 }
 
+/// The history without the thoughts the user hid, or `None` when there are none to leave
+/// out. A tool turn keeps them: providers that sign or encrypt reasoning reject the turn
+/// without its thoughts.
+pub fn without_hidden_thoughts(history: &[Message]) -> Option<Vec<Message>> {
+    let hides = |m: &Message| !is_tool_turn(m) && m.thinking().any(|b| b.hidden);
+    if !history.iter().any(hides) {
+        return None;
+    }
+    Some(
+        history
+            .iter()
+            .map(|m| {
+                if !hides(m) {
+                    return m.clone();
+                }
+                let mut m = m.clone();
+                m.parts
+                    .retain(|p| !matches!(p, Part::Thinking(b) if b.hidden));
+                m
+            })
+            .collect(),
+    )
+}
+
 /// The concatenated thought text of a message (for `reasoning_content`-style fields).
 pub fn thought_text(message: &Message) -> String {
     message
@@ -83,6 +107,7 @@ fn per_message_tokens(
             if keep_thoughts {
                 tokens += message
                     .thinking()
+                    .filter(|b| !b.hidden || is_tool_turn(message))
                     .map(|b| counter.count(&b.text))
                     .sum::<u64>();
             }
@@ -186,6 +211,26 @@ mod tests {
         assert_eq!(sent.len(), 1, "only the new question is left");
         assert_eq!(left_out, 6);
         assert_eq!(sent[0].text(), "q4");
+    }
+
+    #[test]
+    fn a_hidden_thought_is_not_sent_back_unless_a_tool_turn_needs_it() {
+        let mut history = history();
+        if let Some(Part::Thinking(block)) = history[1].parts.first_mut() {
+            block.hidden = true;
+        }
+        let shown = without_hidden_thoughts(&history).expect("one is hidden");
+        assert_eq!(shown[1].thinking().count(), 0);
+        assert_eq!(shown[3].thinking().count(), 1, "the others stay");
+        assert_eq!(shown[1].text(), "R1", "the answer stays");
+        // In a tool turn it goes back: the provider needs it.
+        history[1].parts.push(Part::ToolCall(crate::chat::ToolCall {
+            id: "c1".into(),
+            name: "lookup".into(),
+            arguments: "{}".into(),
+        }));
+        assert!(without_hidden_thoughts(&history).is_none());
+        assert!(without_hidden_thoughts(&tests::history()).is_none());
     }
 
     #[test]

@@ -29,6 +29,11 @@ pub struct WireRequest {
 }
 
 pub fn to_wire(input: WireInput<'_>) -> WireRequest {
+    let shown = super::context::without_hidden_thoughts(input.history);
+    let input = WireInput {
+        history: shown.as_deref().unwrap_or(input.history),
+        ..input
+    };
     match (input.model.provider.protocol, input.plan.api) {
         (Protocol::Anthropic, _) => anthropic::translate::to_wire(input),
         (Protocol::Gemini, _) => gemini::translate::to_wire(input),

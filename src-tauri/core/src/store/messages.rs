@@ -269,6 +269,41 @@ impl Store {
         Ok(id)
     }
 
+    /// Hides (or shows again) one thinking block of a message, the `index`-th among its
+    /// thinking blocks. A hidden block is kept, with its signature, but not shown, not
+    /// exported and not sent back unless the provider needs it (seed 001's `isHidden`).
+    pub fn set_thought_hidden(
+        &self,
+        id: &str,
+        index: usize,
+        hidden: bool,
+    ) -> Result<StoredMessage> {
+        let mut message = self.message(id)?;
+        let block = message
+            .message
+            .parts
+            .iter_mut()
+            .filter_map(|p| match p {
+                Part::Thinking(block) => Some(block),
+                _ => None,
+            })
+            .nth(index)
+            .ok_or_else(|| StoreError::NotFound {
+                what: "thought",
+                id: format!("{id}#{index}"),
+            })?;
+        block.hidden = hidden;
+        let json = serde_json::to_string(&message.message.parts)?;
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE messages SET parts = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            Ok(())
+        })?;
+        Ok(message)
+    }
+
     /// Keeps what Ponder told the user about a turn as it was sent, with the message.
     pub fn set_notes(&self, id: &str, notes: &[String]) -> Result<()> {
         let json = serde_json::to_string(notes)?;

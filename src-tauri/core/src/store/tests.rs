@@ -261,3 +261,32 @@ fn the_schema_is_at_the_latest_version_and_valid() {
     let store = Store::open_in_memory().unwrap();
     assert_eq!(store.schema_version().unwrap(), LATEST_VERSION);
 }
+
+#[test]
+fn a_hidden_thought_is_kept_with_its_signature_and_can_be_shown_again() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = conversation(&store, "hide");
+    let id = complete_turn(&store, &conv.id, "q", "private musing", "the answer");
+    let hidden = store.set_thought_hidden(&id, 0, true).unwrap();
+    let reread = store.message(&id).unwrap();
+    assert_eq!(hidden, reread);
+    let block = reread.message.thinking().next().unwrap();
+    assert!(block.hidden);
+    assert_eq!(block.text, "private musing");
+    assert_eq!(block.signature.as_deref(), Some("sig-abc"));
+    assert!(
+        store.set_thought_hidden(&id, 1, true).is_err(),
+        "there is one thought"
+    );
+    store.set_thought_hidden(&id, 0, false).unwrap();
+    assert!(
+        !store
+            .message(&id)
+            .unwrap()
+            .message
+            .thinking()
+            .next()
+            .unwrap()
+            .hidden
+    );
+}
