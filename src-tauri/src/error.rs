@@ -9,6 +9,7 @@ use ponder_core::store::StoreError;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum IpcErrorCode {
     InvalidInput,
     Storage,
@@ -30,11 +31,13 @@ pub enum IpcErrorCode {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(rename_all = "camelCase")]
 #[error("{message}")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IpcError {
     pub code: IpcErrorCode,
     pub message: String,
     /// How long the provider asked to wait, for rate limits.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional = nullable, type = "number"))]
     pub retry_after_ms: Option<u64>,
 }
 

@@ -18,6 +18,7 @@ use crate::error::IpcError;
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum PartView {
     Text {
         text: String,
@@ -30,6 +31,7 @@ pub enum PartView {
         /// Encrypted thoughts with no readable text.
         redacted: bool,
         hidden: bool,
+        #[cfg_attr(test, ts(type = "number | null"))]
         duration_ms: Option<u64>,
         token_estimate: Option<u32>,
     },
@@ -70,8 +72,10 @@ impl PartView {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MessageView {
     pub id: String,
+    #[cfg_attr(test, ts(type = r#""user" | "assistant""#))]
     pub role: &'static str,
     pub status: MessageStatus,
     pub parts: Vec<PartView>,
@@ -79,12 +83,14 @@ pub struct MessageView {
     pub model: Option<String>,
     pub choice: Option<Choice>,
     pub usage: Usage,
+    #[cfg_attr(test, ts(type = "number | null"))]
     pub thinking_ms: Option<u64>,
     pub stop: Option<StopReason>,
     pub error: Option<IpcError>,
     /// What Ponder told the user about the turn when it was sent: how the level was read,
     /// warnings, how the history went (a quiet line under the answer).
     pub notes: Vec<String>,
+    #[cfg_attr(test, ts(type = "number"))]
     pub created_at: i64,
 }
 
@@ -166,10 +172,13 @@ impl MessageView {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ConversationView {
     pub id: String,
     pub title: String,
+    #[cfg_attr(test, ts(type = "number"))]
     pub created_at: i64,
+    #[cfg_attr(test, ts(type = "number"))]
     pub updated_at: i64,
     pub provider: Option<String>,
     pub model: Option<String>,
@@ -199,6 +208,7 @@ impl ConversationView {
 /// One model in the picker.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ModelView {
     pub provider: String,
     pub provider_name: String,
@@ -230,6 +240,7 @@ pub struct ModelView {
 /// own list, or the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ModelSource {
     Catalog,
     Live,
@@ -238,6 +249,7 @@ pub enum ModelSource {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProviderView {
     pub id: String,
     pub name: String,
@@ -260,6 +272,7 @@ pub struct ProviderView {
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum StreamEvent {
     Started {
         run_id: String,
@@ -279,6 +292,7 @@ pub enum StreamEvent {
     },
     Retry {
         attempt: u32,
+        #[cfg_attr(test, ts(type = "number"))]
         wait_ms: u64,
         message: String,
     },
@@ -314,6 +328,7 @@ pub enum StreamEvent {
 /// What the user sends.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SendRequest {
     pub conversation_id: Option<String>,
     pub text: String,

@@ -3,6 +3,8 @@
 mod commands;
 mod error;
 mod ipc;
+#[cfg(test)]
+mod ipc_types;
 mod quit;
 mod settings;
 mod state;

@@ -17,6 +17,7 @@ use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Theme {
     Light,
     Dark,
@@ -26,6 +27,7 @@ pub enum Theme {
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ThoughtVisibility {
     /// Live while thinking, folded once the answer starts.
     #[default]
@@ -36,6 +38,7 @@ pub enum ThoughtVisibility {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProviderSettings {
     pub enabled: bool,
     /// Overrides the provider's base URL (a proxy, a local server, the mock provider).
@@ -46,6 +49,7 @@ pub struct ProviderSettings {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Settings {
     pub theme: Theme,
     pub default_provider: Option<String>,

@@ -37,6 +37,7 @@ pub struct AppState {
 /// A file Ponder could not use at start-up, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct StartupProblem {
     pub file: ProblemFile,
     pub path: String,
@@ -48,6 +49,7 @@ pub struct StartupProblem {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ProblemFile {
     History,
     Settings,
@@ -55,6 +57,7 @@ pub enum ProblemFile {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Remedy {
     /// Keep the file under another name beside it and start afresh.
     MoveAside,

@@ -1,4 +1,16 @@
-// @ts-nocheck
+/** @typedef {import('../../ui/src/lib/ipc-generated').ConversationSummary} ConversationSummary */
+/** @typedef {import('../../ui/src/lib/ipc-generated').ConversationView} ConversationView */
+/** @typedef {import('../../ui/src/lib/ipc-generated').LevelOption} LevelOption */
+/** @typedef {import('../../ui/src/lib/ipc-generated').MessageView} MessageView */
+/** @typedef {import('../../ui/src/lib/ipc-generated').ModelView} ModelView */
+/** @typedef {import('../../ui/src/lib/ipc-generated').PartView} PartView */
+/** @typedef {import('../../ui/src/lib/ipc-generated').ProviderView} ProviderView */
+/** @typedef {import('../../ui/src/lib/ipc-generated').ReasoningSettings} ReasoningSettings */
+/** @typedef {import('../../ui/src/lib/ipc-generated').StreamEvent} StreamEvent */
+/** @typedef {import('../../ui/src/lib/ipc-generated').SearchHit} SearchHit */
+/** @typedef {[string, string, string, number, number, string, LevelOption[]]} ModelRow */
+// Checked against the Rust IPC types (`tsc -p tests/support`): what it answers and streams has
+// the shapes the real backend gives, and nothing it does not.
 // An in-memory Ponder backend for UI tests: every IPC command the UI calls, answered the way
 // src-tauri answers it, with runs that stream a realistic sequence over the Tauri Channel
 // (thoughts for about a second, then the answer). No network, no disk.
@@ -27,6 +39,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   };
 
   // ---- catalog ----
+  /** @returns {LevelOption[]} */
   const budget = (low, medium, high) => [
     { choice: 'default', label: 'default — the provider decides (off)', available: true },
     { choice: 'off', label: 'off — no thinking', available: true },
@@ -44,6 +57,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     { id: 'ollama', name: 'Ollama', base: 'http://localhost:11434', needsKey: false, hasKey: false },
   ];
   for (const p of PROVIDERS) if (options.keys && p.id in options.keys) p.hasKey = options.keys[p.id];
+  /** @type {ModelRow[]} */
   const MODELS = [
     ['anthropic', 'claude-sonnet-4-5', 'Claude Sonnet 4.5', 200000, 64000, 'budget', budget('22,016', '43,008', '64,000')],
     ['anthropic', 'claude-haiku-4-5', 'Claude Haiku 4.5', 200000, 64000, 'budget', budget('11,349', '21,674', '32,000')],
@@ -76,6 +90,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   const provider = (id) => PROVIDERS.find((p) => p.id === id);
   // Ids typed in the picker: the provider's generic rule, thinking support unknown.
   const added = new Set();
+  /** @returns {ProviderView} */
   const providerView = (p) => ({
     id: p.id,
     name: p.name,
@@ -87,10 +102,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     keyEnv: `PONDER_${p.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
     custom: Boolean(p.custom),
   });
+  /** @returns {ModelView[]} */
   const modelViews = () =>
     MODELS.filter(([pid]) => settings.providers[pid]?.enabled !== false).map(([pid, id, name, contextWindow, maxOutput, thinking, levels]) => {
       const p = provider(pid);
-      return {
+      /** @type {ModelView} */
+      const view = {
         provider: pid,
         providerName: p.name,
         id,
@@ -107,6 +124,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         released: null,
         levels,
       };
+      return view;
     });
   const findModel = (pid, id) => modelViews().find((m) => m.provider === pid && m.id === id);
 
@@ -138,6 +156,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   let seq = 0;
   const id = (prefix) => `${prefix}-${++seq}`;
   const conversations = new Map();
+  /** @returns {ReasoningSettings} */
   const reasoningDefaults = () => ({
     enabled: true,
     includeInContext: false,
@@ -147,6 +166,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     longContextCut: true,
     choice: 'default',
   });
+  /** @returns {PartView} */
   const thinkingPart = (text, durationMs, extra = {}) => ({
     type: 'thinking',
     text,
@@ -158,6 +178,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     tokenEstimate: Math.ceil(text.length / 4),
     ...extra,
   });
+  /** @returns {MessageView} */
   const userMessage = (text, at) => ({
     id: id('m'),
     role: 'user',
@@ -170,8 +191,10 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     thinkingMs: null,
     stop: null,
     error: null,
+    notes: [],
     createdAt: at,
   });
+  /** @returns {MessageView} */
   const assistantMessage = (parts, at, extra = {}) => ({
     id: id('m'),
     role: 'assistant',
@@ -184,10 +207,13 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     thinkingMs: 14000,
     stop: { kind: 'end' },
     error: null,
+    notes: [],
     createdAt: at,
     ...extra,
   });
+  /** @returns {ConversationView} */
   const conversation = (title, at, messages, extra = {}) => {
+    /** @type {ConversationView} */
     const c = {
       id: id('c'),
       title,
@@ -288,6 +314,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     conversation('A very long conversation', now() - 60_000, messages);
   }
 
+  /** @returns {ConversationSummary} */
   const summary = (c) => ({
     id: c.id,
     title: c.title,
@@ -341,6 +368,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   win.__fake = fake;
   win.__calls = fake.calls;
 
+  /** @returns {(event: StreamEvent) => void} */
   function channelSender(channel) {
     let index = 0;
     return (message) => {

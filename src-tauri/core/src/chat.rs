@@ -19,6 +19,7 @@ pub enum Role {
 /// Which field or form a thought arrived in; needed to send it back the way it came.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ThoughtSource {
     /// Anthropic `thinking` / `redacted_thinking` blocks.
     Thinking,
@@ -147,6 +148,7 @@ impl Message {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<u32>,
@@ -171,6 +173,7 @@ impl Usage {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StopReason {
     End,
     /// The output cap was reached; `while_thinking` when no answer had started.

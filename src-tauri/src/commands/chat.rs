@@ -26,6 +26,7 @@ const BATCH_EVERY: Duration = Duration::from_millis(20);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Sent {
     run_id: String,
     conversation_id: String,

@@ -25,6 +25,7 @@ pub enum ThoughtsMode {
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Exported {
     path: Option<String>,
 }
@@ -77,6 +78,7 @@ pub async fn export_conversation(
 }
 
 #[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Imported {
     conversations: usize,
     messages: usize,

@@ -149,6 +149,7 @@ fn capitalised(text: &str) -> String {
 }
 
 #[derive(serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct KeyringStatus {
     available: bool,
     message: Option<String>,

@@ -22,8 +22,10 @@ pub fn set_theme(app: AppHandle, theme: Theme) -> Result<Settings, IpcError> {
 
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PurgeReport {
     messages: usize,
+    #[cfg_attr(test, ts(type = "number"))]
     bytes_freed: u64,
 }
 

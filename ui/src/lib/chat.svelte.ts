@@ -82,6 +82,8 @@ function defaultSettings(): AppSettings {
     stallTimeoutSecs: 60,
     providers: {},
     profiles: {},
+    reasoningOverrides: { providers: {} },
+    customProviders: [],
   };
 }
 
@@ -613,6 +615,7 @@ export class ChatState {
       id,
       role: 'user',
       status: 'complete',
+      notes: [],
       parts: [{ type: 'text', text }],
       provider: null,
       model: null,

@@ -41,12 +41,14 @@ function row(provider: string, model: string, mapping: OverrideMapping | undefin
 export function toRows(overrides: ReasoningOverrides | undefined): OverrideRow[] {
   const rows: OverrideRow[] = [];
   for (const [provider, scope] of Object.entries(overrides?.providers ?? {})) {
+    if (!scope) continue;
     rows.push({
       ...row(provider, '', scope.reasoning, 'reasoning' in scope),
       autoStream: scope.reasoningAutoStreamLevel ?? '',
       caching: scope.caching ?? '',
     });
     for (const [model, entry] of Object.entries(scope.models ?? {})) {
+      if (!entry) continue;
       rows.push(row(provider, model, entry.reasoning, 'reasoning' in entry));
     }
   }
@@ -85,7 +87,7 @@ export function toOverrides(rows: readonly OverrideRow[]): { ok: true; value: Re
       models[r.model.trim()] = mapping.value === undefined ? {} : { reasoning: mapping.value };
     } else {
       if (mapping.value !== undefined) scope.reasoning = mapping.value;
-      if (r.autoStream) scope.reasoningAutoStreamLevel = r.autoStream;
+      if (r.autoStream) scope.reasoningAutoStreamLevel = r.autoStream as (typeof LEVELS)[number];
       if (r.caching) scope.caching = r.caching;
     }
   }

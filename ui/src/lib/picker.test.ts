@@ -27,6 +27,7 @@ function model(provider: string, providerName: string, id: string, levels: Level
     shows: 'full',
     needsKey,
     known: true,
+    apiChoice: false,
     source: 'catalog',
     released: null,
     levels,
@@ -174,6 +175,7 @@ describe('an id the lists do not have', () => {
     needsKey,
     hasKey,
     keyEnv: '',
+    custom: false,
   });
   const PROVIDERS = [
     provider('anthropic', 'Anthropic'),

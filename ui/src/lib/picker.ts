@@ -63,6 +63,7 @@ export function typedModels(query: string, providers: readonly ProviderView[], m
       maxOutput: 0,
       thinking: 'none',
       canDisable: true,
+      apiChoice: false,
       shows: 'none',
       needsKey: p.needsKey && !p.hasKey,
       known: false,

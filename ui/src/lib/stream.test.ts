@@ -10,6 +10,7 @@ function final(over: Partial<MessageView> = {}): MessageView {
     id: 'a1',
     role: 'assistant',
     status: 'complete',
+    notes: [],
     parts: [
       {
         type: 'thinking',

@@ -68,6 +68,7 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
       id,
       role: 'assistant',
       status: 'streaming',
+      notes: [],
       parts: [],
       provider: origin.provider,
       model: origin.model,

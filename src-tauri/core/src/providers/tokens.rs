@@ -10,7 +10,9 @@ use crate::reasoning::catalog::ModelInfo;
 
 /// A token count, and whether it came from the model's real tokenizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TokenCount {
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub tokens: u64,
     /// False when the figure is the four-characters-a-token estimate.
     pub exact: bool,

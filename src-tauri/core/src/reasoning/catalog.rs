@@ -17,6 +17,7 @@ use super::model_list::{ListedModel, ModelList};
 /// The wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Protocol {
     Anthropic,
     OpenaiChat,
@@ -273,6 +274,7 @@ pub struct GenericRule {
 /// endpoint, which speaks about reasoning the way one of the built-in providers does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CustomProvider {
     /// `custom-…`, unique; keys are stored under it.
     pub id: String,

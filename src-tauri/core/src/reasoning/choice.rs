@@ -47,6 +47,12 @@ impl Level {
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+// On the wire a choice is its name, or a number for a token budget.
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(type = r#""default" | "off" | "minimal" | "low" | "medium" | "high" | "max" | number"#)
+)]
 pub enum Choice {
     /// Send no reasoning parameter; the provider decides.
     #[default]

@@ -9,6 +9,7 @@ use super::plan::{MeaningKind, Plan, TurnContext, thousands};
 use super::translate::{CANNOT_DISABLE, translate};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LevelOption {
     pub choice: Choice,
     /// `medium — 43,008 tokens`, `off — not available, minimum is LOW`.

@@ -16,6 +16,7 @@ use super::choice::Level;
 /// One value of a reasoning map: a budget (number) or an effort or level name (string).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Scalar {
     Tokens(u32),
     Name(String),
@@ -24,6 +25,7 @@ pub enum Scalar {
 /// What a scope says about reasoning.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Mapping {
     /// `null`: send no reasoning for this scope (a model entry can still re-enable it).
     Disabled,
@@ -67,6 +69,7 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Mapping>
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Caching {
     /// Keep the ephemeral cache marker on the final message (Anthropic).
     #[default]
@@ -77,6 +80,7 @@ pub enum Caching {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelOverrides {
     #[serde(
         default,
@@ -88,6 +92,7 @@ pub struct ModelOverrides {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ProviderOverrides {
     #[serde(
         default,
@@ -97,6 +102,10 @@ pub struct ProviderOverrides {
     pub reasoning: Option<Mapping>,
     /// The lowest level at which streaming is forced on.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "level_name")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(optional, type = r#""minimal" | "low" | "medium" | "high" | "max""#)
+    )]
     pub reasoning_auto_stream_level: Option<Level>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caching: Option<Caching>,
@@ -106,6 +115,7 @@ pub struct ProviderOverrides {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Overrides {
     #[serde(default)]
     pub providers: BTreeMap<String, ProviderOverrides>,

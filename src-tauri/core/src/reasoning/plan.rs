@@ -11,6 +11,7 @@ use super::overrides::Caching;
 /// Which OpenAI-style API a request goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Api {
     Chat,
     Responses,
@@ -19,6 +20,7 @@ pub enum Api {
 /// The request's endpoint family, as reported in a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Endpoint {
     /// Anthropic Messages.
     Messages,
@@ -62,6 +64,7 @@ impl Default for TurnContext {
 /// What the choice means for this model, in Ponder's terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MeaningKind {
     Budget,
     Adaptive,
@@ -74,13 +77,16 @@ pub enum MeaningKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Meaning {
     pub kind: MeaningKind,
     /// The budget the level stands for (before any cut to keep the request valid).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub tokens: Option<u32>,
     /// The effort, level or toggle value.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub value: Option<String>,
 }
 

@@ -9,6 +9,7 @@ use super::choice::Choice;
 /// Which stored thoughts are kept when building the next request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StripFromContext {
     All,
     AllButLast,
@@ -20,6 +21,7 @@ pub enum StripFromContext {
 /// the OpenAI-compatible `reasoning_content` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ThoughtFormat {
     Native,
     #[default]
@@ -28,6 +30,7 @@ pub enum ThoughtFormat {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReasoningSettings {
     /// False sends no reasoning parameters, but thoughts a model returns are still kept.
     pub enabled: bool,
@@ -39,15 +42,18 @@ pub struct ReasoningSettings {
     /// `maxOutputTokens`). Where the level sets a thinking budget, the budget is cut to leave
     /// room for the answer within it. Seed 001 spells it `maxTokens`, which still reads.
     #[serde(skip_serializing_if = "Option::is_none", alias = "maxTokens")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub max_output_tokens: Option<u32>,
     /// Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
     /// adjustment), so that a long conversation still leaves room for the answer.
     pub long_context_cut: bool,
     /// The conversation's system prompt (a profile can carry one too).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub system_prompt: Option<String>,
     /// For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub api: Option<super::plan::Api>,
     pub choice: Choice,
 }
@@ -150,6 +156,7 @@ impl ReasoningSettings {
 /// Named sets of reasoning settings (`/profile save NAME`, `/profile load NAME`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Profiles(BTreeMap<String, ReasoningSettings>);
 
 impl Profiles {

@@ -23,9 +23,11 @@ pub struct Conversation {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConversationSummary {
     pub id: String,
     pub title: String,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub updated_at: i64,
     pub provider: Option<String>,
     pub model: Option<String>,

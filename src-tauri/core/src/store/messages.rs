@@ -11,6 +11,7 @@ use crate::reasoning::choice::Choice;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MessageStatus {
     Streaming,
     Complete,

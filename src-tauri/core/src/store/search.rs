@@ -15,6 +15,7 @@ pub enum SearchScope {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SearchHit {
     pub conversation_id: String,
     pub conversation_title: String,

@@ -1,0 +1,281 @@
+// Generated from the Rust types of the IPC contract by src-tauri/src/ipc_types.rs.
+// Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ipc_types` after changing them.
+
+export type Choice = "default" | "off" | "minimal" | "low" | "medium" | "high" | "max" | number;
+
+export type Api = "chat" | "responses";
+
+export type Endpoint = "messages" | "chat" | "responses" | "generate_content" | "ollama_chat";
+
+export type Protocol = "anthropic" | "openai_chat" | "openai_responses" | "gemini" | "ollama";
+
+export type ThoughtSource = "thinking" | "reasoning_content" | "reasoning" | "reasoning_details" | "summary" | "reasoning_text" | "thought" | "think_tag";
+
+export type MessageStatus = "streaming" | "complete" | "cancelled" | "error" | "interrupted";
+
+export type StopReason = { "kind": "end" } | { "kind": "max_tokens", while_thinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
+
+export type Usage = { input?: number | null, 
+/**
+ * Output tokens including reasoning, as every provider but Gemini counts them.
+ */
+output?: number | null, reasoning?: number | null, cached?: number | null, };
+
+export type TokenCount = { tokens: number, 
+/**
+ * False when the figure is the four-characters-a-token estimate.
+ */
+exact: boolean, };
+
+export type MeaningKind = "budget" | "adaptive" | "effort" | "level" | "disabled" | "provider_default" | "toggle" | "always";
+
+export type Meaning = { kind: MeaningKind, 
+/**
+ * The budget the level stands for (before any cut to keep the request valid).
+ */
+tokens?: number | null, 
+/**
+ * The effort, level or toggle value.
+ */
+value?: string | null, };
+
+export type LevelOption = { choice: Choice, 
+/**
+ * `medium — 43,008 tokens`, `off — not available, minimum is LOW`.
+ */
+label: string, 
+/**
+ * False when the model cannot do this choice, or does exactly what another choice does.
+ */
+available: boolean, };
+
+export type StripFromContext = "all" | "allButLast" | "none";
+
+export type ThoughtFormat = "native" | "field";
+
+export type ReasoningSettings = { 
+/**
+ * False sends no reasoning parameters, but thoughts a model returns are still kept.
+ */
+enabled: boolean, includeInContext: boolean, includeInResponse: boolean, format: ThoughtFormat, stripFromContext: StripFromContext, 
+/**
+ * The most one answer may hold, thinking included (`max_tokens`, `max_output_tokens`,
+ * `maxOutputTokens`). Where the level sets a thinking budget, the budget is cut to leave
+ * room for the answer within it. Seed 001 spells it `maxTokens`, which still reads.
+ */
+maxOutputTokens?: number | null, 
+/**
+ * Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
+ * adjustment), so that a long conversation still leaves room for the answer.
+ */
+longContextCut: boolean, 
+/**
+ * The conversation's system prompt (a profile can carry one too).
+ */
+systemPrompt?: string | null, 
+/**
+ * For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
+ */
+api?: Api | null, choice: Choice, };
+
+export type Profiles = { [key in string]?: ReasoningSettings };
+
+export type Scalar = number | string;
+
+export type Mapping = null | Scalar | [Scalar, Scalar, Scalar, Scalar];
+
+export type Caching = "full" | "none";
+
+export type ModelOverrides = { reasoning?: Mapping | null, };
+
+export type ProviderOverrides = { reasoning?: Mapping | null, 
+/**
+ * The lowest level at which streaming is forced on.
+ */
+reasoningAutoStreamLevel?: "minimal" | "low" | "medium" | "high" | "max", caching?: Caching | null, models?: { [key in string]?: ModelOverrides }, };
+
+export type Overrides = { providers: { [key in string]?: ProviderOverrides }, };
+
+export type CustomProvider = { 
+/**
+ * `custom-…`, unique; keys are stored under it.
+ */
+id: string, name: string, baseUrl: string, protocol: Protocol, 
+/**
+ * The built-in provider whose reasoning dialect and generic rule it follows.
+ */
+preset: string, 
+/**
+ * Whether it takes an API key.
+ */
+needsKey: boolean, };
+
+export type Theme = "light" | "dark" | "system";
+
+export type ThoughtVisibility = "auto" | "expanded" | "collapsed";
+
+export type ProviderSettings = { enabled: boolean, 
+/**
+ * Overrides the provider's base URL (a proxy, a local server, the mock provider).
+ */
+baseUrl: string | null, 
+/**
+ * Model ids the user typed in the picker, offered from then on.
+ */
+models: Array<string>, };
+
+export type Settings = { theme: Theme, defaultProvider: string | null, defaultModel: string | null, defaultChoice: Choice, thoughtVisibility: ThoughtVisibility, 
+/**
+ * False: thoughts are shown while they stream but never written to disk.
+ */
+storeThoughts: boolean, 
+/**
+ * Delete stored thoughts older than this many days (checked at start-up).
+ */
+retentionDays: number | null, 
+/**
+ * Seconds a provider may stay silent (before its answer starts, or in the middle of
+ * it) before the turn ends as a network error with what arrived kept.
+ */
+stallTimeoutSecs: number, providers: { [key in string]?: ProviderSettings }, profiles: Profiles, 
+/**
+ * Seed 002's reasoning maps, per provider and per model, with the auto-stream level
+ * and Anthropic's caching toggle.
+ */
+reasoningOverrides: Overrides, 
+/**
+ * Servers the user added, each following a built-in provider's way of reasoning.
+ */
+customProviders: Array<CustomProvider>, };
+
+export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server";
+
+export type IpcError = { code: IpcErrorCode, message: string, 
+/**
+ * How long the provider asked to wait, for rate limits.
+ */
+retryAfterMs?: number, };
+
+export type ProblemFile = "history" | "settings";
+
+export type Remedy = "moveAside" | "retry";
+
+export type StartupProblem = { file: ProblemFile, path: string, 
+/**
+ * What went wrong, in a sentence.
+ */
+message: string, 
+/**
+ * What the user can do besides quitting.
+ */
+remedy: Remedy, };
+
+export type KeyringStatus = { available: boolean, message: string | null, };
+
+export type PartView = { "type": "text", text: string, } | { "type": "thinking", text: string, source: ThoughtSource | null, 
+/**
+ * A summary written by another model (OpenAI, Gemini, Claude 4), labelled as such.
+ */
+summary: boolean, 
+/**
+ * Encrypted thoughts with no readable text.
+ */
+redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, } | { "type": "toolCall", name: string, arguments: string, };
+
+export type MessageView = { id: string, role: "user" | "assistant", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
+/**
+ * What Ponder told the user about the turn when it was sent: how the level was read,
+ * warnings, how the history went (a quiet line under the answer).
+ */
+notes: Array<string>, createdAt: number, };
+
+export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, };
+
+export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, };
+
+export type SearchHit = { conversationId: string, conversationTitle: string, messageId: string, 
+/**
+ * A short excerpt with the matches between `[` and `]`.
+ */
+snippet: string, 
+/**
+ * The match was in the thoughts, not the visible text.
+ */
+inThoughts: boolean, };
+
+export type PurgeReport = { messages: number, bytesFreed: number, };
+
+export type Exported = { path: string | null, };
+
+export type Imported = { conversations: number, messages: number, };
+
+export type About = { name: string, version: string, dataDir: string, databasePath: string, };
+
+export type ModelSource = "catalog" | "live" | "added";
+
+export type ModelView = { provider: string, providerName: string, id: string, name: string, contextWindow: number, maxOutput: number, 
+/**
+ * budget, adaptive, effort, level, toggle, always or none.
+ */
+thinking: string, canDisable: boolean, 
+/**
+ * Chat Completions and Responses can both serve it (the conversation may choose).
+ */
+apiChoice: boolean, 
+/**
+ * full, summary or none.
+ */
+shows: string, 
+/**
+ * The provider needs a key and none is stored.
+ */
+needsKey: boolean, 
+/**
+ * False when no rule covers the id and it may reason: it gets the provider's generic
+ * rule and the picker says "thinking support unknown".
+ */
+known: boolean, 
+/**
+ * Where the id comes from.
+ */
+source: ModelSource, 
+/**
+ * The day its newest snapshot came out (YYYY-MM-DD), where known.
+ */
+released: string | null, 
+/**
+ * Only the choices this model supports, each with its meaning.
+ */
+levels: Array<LevelOption>, };
+
+export type ProviderView = { id: string, name: string, enabled: boolean, baseUrl: string, defaultBaseUrl: string, needsKey: boolean, hasKey: boolean, 
+/**
+ * The environment variable that can hold the key instead of the keyring.
+ */
+keyEnv: string, 
+/**
+ * A server the user added (it can be removed).
+ */
+custom: boolean, };
+
+export type SendRequest = { conversationId: string | null, text: string, provider: string, model: string, 
+/**
+ * The conversation's choice; saved on it.
+ */
+choice: Choice, 
+/**
+ * A choice for this message only (the one-message override); not saved.
+ */
+once: Choice | null, };
+
+export type Sent = { runId: string, conversationId: string, };
+
+export type StreamEvent = { "type": "started", runId: string, 
+/**
+ * The stored question, which the UI shows under a local id until now.
+ */
+userMessageId: string, messageId: string, } | { "type": "plan", feedback: string, warnings: Array<string>, meaning: Meaning, 
+/**
+ * The turn's note line: how the level was read, warnings and notes.
+ */
+notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
