@@ -236,6 +236,40 @@ pub struct ModelView {
     pub levels: Vec<LevelOption>,
 }
 
+/// What the next turn will send (`translate_preview`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct TranslatePreview {
+    /// The feedback lines for the choice (seed 000's layout).
+    pub feedback: String,
+    pub warnings: Vec<String>,
+    pub meaning: ponder_core::reasoning::Meaning,
+    /// Where the next turn goes.
+    pub url: String,
+    /// The whole body of the next turn's request, as `run_turn` will send it.
+    #[cfg_attr(test, ts(type = "Record<string, unknown>"))]
+    pub request: serde_json::Value,
+    /// Its headers, the key replaced by a placeholder.
+    pub headers: std::collections::BTreeMap<String, String>,
+    pub stream: bool,
+    pub api: ponder_core::reasoning::plan::Endpoint,
+    /// The cap on the answer (thinking included) the request sends, if any.
+    pub output_cap: Option<u32>,
+    /// The thinking budget it sends, where the model takes one.
+    pub thinking_budget: Option<u32>,
+    /// What the conversation costs in context once stripped (none for a new chat).
+    pub context_tokens: Option<ponder_core::providers::tokens::TokenCount>,
+}
+
+/// How many models each provider listed, and why the others could not be asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RefreshReport {
+    pub listed: std::collections::BTreeMap<String, usize>,
+    pub failed: std::collections::BTreeMap<String, String>,
+}
+
 /// Where a model id in the picker comes from: the model list Ponder ships, the provider's
 /// own list, or the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -28,8 +28,8 @@ use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{
-    ConversationView, MessageView, ModelSource, ModelView, PartView, ProviderView, SendRequest,
-    StreamEvent,
+    ConversationView, MessageView, ModelSource, ModelView, PartView, ProviderView, RefreshReport,
+    SendRequest, StreamEvent, TranslatePreview,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
 use crate::state::{ProblemFile, Remedy, StartupProblem};
@@ -95,6 +95,8 @@ fn generated() -> String {
         declare::<ModelSource>(),
         declare::<ModelView>(),
         declare::<ProviderView>(),
+        declare::<RefreshReport>(),
+        declare::<TranslatePreview>(),
         // A turn
         declare::<SendRequest>(),
         declare::<Sent>(),

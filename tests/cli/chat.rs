@@ -286,3 +286,57 @@ async fn a_bad_override_is_a_usage_error() {
         assert!(requests.is_empty(), "{extra:?}: nothing is sent");
     }
 }
+
+/// A server of the user's own (from the desktop app's settings) and the vLLM preset: the
+/// chat-template switch goes to the address given, with the id as typed.
+#[tokio::test]
+async fn a_server_of_your_own_and_vllm_get_the_chat_template_switch() {
+    for provider in ["custom-box", "vllm"] {
+        let mock = MockProvider::start().await.unwrap();
+        mock.push(
+            Reply::fixture("qwen/vercel-qwen3-max-reasoning-content-stream.jsonl")
+                .unwrap()
+                .with_done(),
+        );
+        let data = tempfile::tempdir().unwrap();
+        let app = data.path().join("dev.ponder.desktop");
+        std::fs::create_dir_all(&app).unwrap();
+        let settings = serde_json::json!({
+            "customProviders": [{
+                "id": "custom-box", "name": "Box", "baseUrl": format!("{}/v1", mock.url()),
+                "protocol": "openai_chat", "preset": "vllm", "needsKey": false
+            }]
+        });
+        std::fs::write(app.join("settings.json"), settings.to_string()).unwrap();
+        let mut cmd = tokio::process::Command::from(ponder_cli());
+        cmd.env("XDG_DATA_HOME", data.path())
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+            .args([
+                "chat",
+                "--provider",
+                provider,
+                "--model",
+                "qwen3-32b/off",
+                "--json",
+            ]);
+        if provider == "vllm" {
+            cmd.args(["--base-url", &format!("{}/v1", mock.url())]);
+        }
+        let out = cmd.arg("What is 2+2?").output().await.unwrap();
+        assert!(
+            out.status.success(),
+            "{provider}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let requests = mock.requests();
+        assert_eq!(requests[0].path, "/v1/chat/completions", "{provider}");
+        let body = requests[0].json();
+        assert_eq!(body["model"], "qwen3-32b", "{provider}");
+        assert_eq!(
+            body["chat_template_kwargs"],
+            serde_json::json!({"enable_thinking": false}),
+            "{provider}"
+        );
+        mock.shutdown().await;
+    }
+}

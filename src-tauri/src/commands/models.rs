@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use ponder_core::chat::Message;
 use ponder_core::providers::context::effective_tokens;
 use ponder_core::providers::tokens::TokenCount;
@@ -10,7 +12,7 @@ use serde_json::{Value, json};
 use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
-use crate::ipc::{ModelSource, ModelView};
+use crate::ipc::{ModelSource, ModelView, RefreshReport, TranslatePreview};
 use crate::state::AppState;
 
 /// The models the picker offers for the enabled providers: the real ids of the model list
@@ -128,11 +130,14 @@ pub fn add_model(
 /// current models; the next `list_models` includes them. Returns how many each listed, and
 /// the providers that could not be asked, with why.
 #[tauri::command]
-pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Result<Value, IpcError> {
+pub async fn refresh_models(
+    app: AppHandle,
+    state: State<'_, AppState>,
+) -> Result<RefreshReport, IpcError> {
     let settings = crate::settings::load(&app)?;
     let cancel = tokio_util::sync::CancellationToken::new();
-    let mut listed = serde_json::Map::new();
-    let mut failed = serde_json::Map::new();
+    let mut listed = BTreeMap::new();
+    let mut failed = BTreeMap::new();
     let catalog = settings.catalog();
     let enabled: Vec<_> = catalog
         .providers
@@ -165,7 +170,7 @@ pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Resul
         .await
         {
             Ok(ids) => {
-                listed.insert(provider.id.clone(), json!(ids.len()));
+                listed.insert(provider.id.clone(), ids.len());
                 state
                     .live_models
                     .lock()
@@ -173,12 +178,12 @@ pub async fn refresh_models(app: AppHandle, state: State<'_, AppState>) -> Resul
                     .insert(provider.id.clone(), ids);
             }
             Err(ponder_core::providers::http::Attempt::Failed(err)) => {
-                failed.insert(provider.id.clone(), json!(err.message));
+                failed.insert(provider.id.clone(), err.message);
             }
             Err(ponder_core::providers::http::Attempt::Cancelled) => {}
         }
     }
-    Ok(json!({ "listed": listed, "failed": failed }))
+    Ok(RefreshReport { listed, failed })
 }
 
 /// Stands in for the key in the preview: it is never read for a preview, let alone shown.
@@ -198,7 +203,7 @@ pub fn translate_preview(
     choice: Choice,
     settings: ReasoningSettings,
     conversation_id: Option<String>,
-) -> Result<Value, IpcError> {
+) -> Result<TranslatePreview, IpcError> {
     let app_settings = crate::settings::load(&app)?;
     let model = app_settings.catalog().resolve(Some(&provider), &model)?;
     let mut history = match &conversation_id {
@@ -228,12 +233,7 @@ pub fn translate_preview(
     let prepared = prepare(&turn)?;
     let plan = &prepared.plan;
     let body: Value = serde_json::from_slice(&prepared.http.body).unwrap_or_default();
-    let headers: serde_json::Map<String, Value> = prepared
-        .http
-        .headers
-        .iter()
-        .map(|(name, value)| (name.clone(), json!(value)))
-        .collect();
+    let headers: BTreeMap<String, String> = prepared.http.headers.iter().cloned().collect();
     let mut warnings = plan.warnings.clone();
     warnings.extend(prepared.notices.iter().cloned());
     if left_out > 0 {
@@ -244,20 +244,20 @@ pub fn translate_preview(
     let context = conversation_id
         .as_ref()
         .map(|_| effective_tokens(&history[..history.len() - 1], &settings, &model));
-    Ok(json!({
-        "feedback": plan.feedback.text(),
-        "warnings": warnings,
-        "meaning": plan.meaning,
-        "url": prepared.http.url,
-        "request": body,
-        "headers": headers,
+    Ok(TranslatePreview {
+        feedback: plan.feedback.text(),
+        warnings,
+        meaning: plan.meaning.clone(),
+        url: prepared.http.url.clone(),
+        request: body,
+        headers,
         // Every turn streams (Gemini through its streaming endpoint, the rest with `stream`).
-        "stream": true,
-        "api": plan.api,
-        "outputCap": plan.output_cap(),
-        "thinkingBudget": plan.thinking_budget(),
-        "contextTokens": context.map(|c: TokenCount| json!({"tokens": c.tokens, "exact": c.exact})),
-    }))
+        stream: true,
+        api: plan.api,
+        output_cap: plan.output_cap(),
+        thinking_budget: plan.thinking_budget(),
+        context_tokens: context,
+    })
 }
 
 /// What an override map would make of each level, for the editor in Settings: the map is

@@ -258,6 +258,38 @@ keyEnv: string,
  */
 custom: boolean, };
 
+export type RefreshReport = { listed: { [key in string]?: number }, failed: { [key in string]?: string }, };
+
+export type TranslatePreview = { 
+/**
+ * The feedback lines for the choice (seed 000's layout).
+ */
+feedback: string, warnings: Array<string>, meaning: Meaning, 
+/**
+ * Where the next turn goes.
+ */
+url: string, 
+/**
+ * The whole body of the next turn's request, as `run_turn` will send it.
+ */
+request: Record<string, unknown>, 
+/**
+ * Its headers, the key replaced by a placeholder.
+ */
+headers: { [key in string]?: string }, stream: boolean, api: Endpoint, 
+/**
+ * The cap on the answer (thinking included) the request sends, if any.
+ */
+outputCap: number | null, 
+/**
+ * The thinking budget it sends, where the model takes one.
+ */
+thinkingBudget: number | null, 
+/**
+ * What the conversation costs in context once stripped (none for a new chat).
+ */
+contextTokens: TokenCount | null, };
+
 export type SendRequest = { conversationId: string | null, text: string, provider: string, model: string, 
 /**
  * The conversation's choice; saved on it.

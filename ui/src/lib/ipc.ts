@@ -8,6 +8,7 @@ import {
   type AppSettings,
   type MessageView,
   type NewCustomProvider,
+  type RefreshReport,
   type OverrideMapping,
   type Choice,
   type ContextTokens,
@@ -125,7 +126,7 @@ export const ipc = {
   /** Adds an id the user typed to a provider's models; returns it as the picker shows it. */
   addModel: (provider: string, id: string) => call<ModelView>('add_model', { provider, id }),
   /** Asks each provider with a key for its current models; `listModels` then includes them. */
-  refreshModels: () => call<{ listed: Record<string, number>; failed: Record<string, string> }>('refresh_models'),
+  refreshModels: () => call<RefreshReport>('refresh_models'),
   /** Opens a link in the system's browser (only http and https). */
   openExternal: (url: string) => call<void>('open_external', { url }),
   setConversationModel: (id: string, provider: string, model: string) =>

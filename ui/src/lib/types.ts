@@ -80,25 +80,7 @@ export type NewCustomProvider = Omit<Ipc.CustomProvider, 'id'>;
 
 export type ContextTokens = Ipc.TokenCount;
 
-/** `translate_preview`: what the next turn will send. */
-export interface TranslatePreview {
-  feedback: string;
-  warnings: string[];
-  meaning: Ipc.Meaning;
-  /** Where the next turn goes. */
-  url: string;
-  /** The whole body of the next turn's request, as `run_turn` will send it. */
-  request: Record<string, unknown>;
-  /** Its headers, the key replaced by a placeholder. */
-  headers: Record<string, string>;
-  stream: boolean;
-  api: string;
-  /** The cap on the answer (thinking included) the request sends, if any. */
-  outputCap: number | null;
-  /** The thinking budget it sends, where the model takes one. */
-  thinkingBudget: number | null;
-  contextTokens: ContextTokens | null;
-}
+export type { RefreshReport, TranslatePreview } from './ipc-generated';
 
 // ---- messages and conversations ----
 
