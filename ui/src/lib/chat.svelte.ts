@@ -866,6 +866,8 @@ export class ChatState {
       const view = await ipc.setApiKey(provider, key);
       this.providers = this.providers.map((p) => (p.id === provider ? view : p));
       await this.refreshCatalog();
+      // With a key the provider can be asked for its own list.
+      void this.refreshLive();
       return true;
     } catch (raw) {
       this.error = AppError.from(raw);
