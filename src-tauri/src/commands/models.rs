@@ -35,9 +35,9 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
         .filter(|p| settings.provider_enabled(&p.id))
     {
         let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
-        let listed = catalog
+        // Ids only: each is read through its rule once, below.
+        let listed = model_list::ModelList::builtin()
             .offered(&provider.id, &today)
-            .into_iter()
             .map(|m| (m.id.clone(), None, ModelSource::Catalog));
         let live = live
             .get(&provider.id)

@@ -427,15 +427,14 @@ impl Catalog {
         match (best, provider) {
             (Some(rule), _) => {
                 let provider = self.provider(&rule.provider)?.clone();
-                let listed = list
-                    .get(&provider.id, model)
-                    .or_else(|| list.get(&provider.id, &rule.pattern))
-                    .cloned();
+                let own = list.get(&provider.id, model);
+                // Limits from the id's own entry, else from the entry the pattern names.
+                let facts = own.or_else(|| list.get(&provider.id, &rule.pattern));
                 Ok(ModelInfo {
                     id: model.to_owned(),
                     name: display_name(&rule.name, &rule.pattern, model),
-                    context_window: listed.as_ref().map_or(rule.context_window, |m| m.max_input),
-                    max_output: listed.as_ref().map_or(rule.max_output, |m| m.max_output),
+                    context_window: facts.map_or(rule.context_window, |m| m.max_input),
+                    max_output: facts.map_or(rule.max_output, |m| m.max_output),
                     thinking: rule.thinking.clone(),
                     shows: rule.shows,
                     replay: rule.replay,
@@ -443,7 +442,7 @@ impl Catalog {
                     interleaved_header: rule.interleaved_header,
                     think_tags: rule.think_tags,
                     pattern: Some(rule.pattern.clone()),
-                    listed: list.get(&provider.id, model).cloned(),
+                    listed: own.cloned(),
                     provider,
                 })
             }
