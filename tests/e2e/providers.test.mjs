@@ -75,7 +75,12 @@ describe('a server of your own in the real app', () => {
     try {
       await s.waitForText('[data-testid="status-version"]');
       await s.click(await s.waitFind('[data-testid="open-settings"]'));
-      await s.click(await s.waitFind('[data-testid="custom-provider-open"]'));
+      // Settings refresh their lists as they open; a click that lands during it may be lost.
+      await waitFor(async () => {
+        if ((await s.findAll('[data-testid="custom-name"]')).length > 0) return true;
+        await s.click(await s.find('[data-testid="custom-provider-open"]'));
+        return (await s.findAll('[data-testid="custom-name"]')).length > 0;
+      }, 'the form for a server of your own opens');
       const name = await s.waitFind('[data-testid="custom-name"]');
       await s.type(name, 'Box');
       const url = await s.waitFind('[data-testid="custom-url"]');
