@@ -387,3 +387,79 @@ fn an_import_whose_level_is_unknown_is_refused_and_says_why() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown thinking choice \"ultra\""), "{err}");
 }
+
+/// What a conversation keeps from the desktop app — its system prompt and, for OpenAI, the
+/// choice of Chat Completions — is what `ponder-cli chat --conversation` sends, and a flag
+/// given on the command line wins over it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stored_system_prompt_and_api_choice_are_used_when_continuing() {
+    use ponder_core::reasoning::{Api, ReasoningSettings};
+    use ponder_core::store::NewConversation;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let id = {
+        let store = Store::open(&db).unwrap();
+        store
+            .create_conversation(NewConversation {
+                title: "Kept settings".into(),
+                provider: Some("openai".into()),
+                model: Some("gpt-5-mini".into()),
+                settings: ReasoningSettings {
+                    system_prompt: Some("Answer like a ship's log.".into()),
+                    api: Some(Api::Chat),
+                    ..ReasoningSettings::default()
+                },
+            })
+            .unwrap()
+            .id
+    };
+    let mock = MockProvider::start().await.unwrap();
+    mock.set_default(
+        Reply::fixture("openai/vercel-azure-chat-gpt5-nano-reasoning-tokens-stream.jsonl")
+            .unwrap()
+            .with_done(),
+    );
+    let ask = |extra: &'static [&'static str]| {
+        let mut cmd = cli(&db);
+        cmd.env("PONDER_OPENAI_API_KEY", "test-key-not-real")
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+            .args([
+            "chat",
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-5-mini/low",
+            "--base-url",
+            &mock.url(),
+            "--conversation",
+            &id,
+            "--json",
+        ]);
+        cmd.args(extra).arg("Where are we?");
+        cmd
+    };
+    let out = ask(&[]).output().await.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ask(&["--api", "responses", "--system", "Be brief."])
+        .output()
+        .await
+        .unwrap();
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 2, "{}", String::from_utf8_lossy(&out.stderr));
+
+    assert_eq!(requests[0].path, "/chat/completions", "the stored choice");
+    let first = requests[0].json();
+    let system = &first["messages"][0];
+    assert!(
+        ["system", "developer"].contains(&system["role"].as_str().unwrap()),
+        "{first}"
+    );
+    assert_eq!(system["content"], "Answer like a ship's log.", "{first}");
+    assert_eq!(first["reasoning_effort"], "low", "{first}");
+
+    assert_eq!(requests[1].path, "/responses", "the flag wins");
+    let second = requests[1].json();
+    assert_eq!(second["instructions"], "Be brief.", "{second}");
+    mock.shutdown().await;
+}

@@ -28,7 +28,9 @@ before(async () => {
   keyring = await startKeyring(dataHome);
   openaiRecord = join(dataHome, 'openai-requests.jsonl');
   openai = await startMockProvider('openai/genai-responses-gpt54-mini-reasoning-summary-stream.sse', { record: openaiRecord });
-  anthropic = await startMockProvider('anthropic/pydantic-sonnet4-thinking-stream.sse');
+  // Claude Sonnet 4.5 thinking over 30 lines: Claude 4's thoughts are a summary, and a folded
+  // pane previews its first eight lines.
+  anthropic = await startMockProvider('anthropic/vercel-sonnet45-thinking-long-stream.jsonl');
   const appDir = join(dataHome, IDENTIFIER);
   mkdirSync(appDir, { recursive: true });
   writeFileSync(
@@ -101,13 +103,32 @@ describe("a conversation's own choices in the real app", () => {
     });
   });
 
-  it('keeps a hidden thought hidden across a restart and out of an export', async () => {
+  it('previews a folded summary, and keeps a hidden thought hidden across a restart and out of an export', async () => {
     await withApp(async (s) => {
       await storeKey(s, 'sk-test-not-a-real-key');
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
       await pickBudgetModelMedium(s);
       await send(s, 'How do I cross the street safely?');
       await waitFor(async () => (await s.findAll('[data-testid="message-meta"]')).length > 0, 'the answer is complete', 30000);
+      // Folded, the thoughts preview their first eight non-empty lines, under a Summary label.
+      let lines = [];
+      await waitFor(async () => {
+        lines = await s.execute(
+          `return [...document.querySelectorAll('[data-testid="thought-preview"] .p-line')].map((e) => e.textContent);`,
+        );
+        return lines.length > 0;
+      }, 'the folded preview');
+      assert.deepEqual(lines, [
+        'I need to calculate 25 * 37 step by step.',
+        'Let me break this down using the distribution method:',
+        '25 * 37 = 25 * (30 + 7)',
+        '= (25 * 30) + (25 * 7)',
+        'First, let me calculate 25 * 30:',
+        '25 * 30 = 25 * 3 * 10',
+        '= 75 * 10',
+        '= 750',
+      ]);
+      assert.equal(await textOf(s, '[data-testid="thought-summary-badge"]'), 'Summary');
       await s.click(await s.waitFind('[data-testid="thought-header"]'));
       await s.click(await s.waitFind('[data-testid="thought-hide"]'));
       await s.waitFind('[data-testid="thoughts-hidden"]', 10000);

@@ -18,7 +18,9 @@ export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, statu
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
   if (stallAfter !== undefined) args.push('--stall-after', String(stallAfter));
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The fixtures of this checkout, whichever checkout built the binary.
+  const env = { ...process.env, PONDER_FIXTURES_DIR: join(repoRoot, 'tests', 'fixtures', 'real') };
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`mock provider did not start: ${out}`)), 10000);

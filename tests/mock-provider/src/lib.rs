@@ -49,9 +49,14 @@ pub use request::RecordedRequest;
 /// The bound on every socket operation (and on how long a stalled reply stays silent).
 pub const IO_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// `tests/fixtures/real` of this workspace: where the recorded provider responses are.
+/// Where the recorded provider responses are: `PONDER_FIXTURES_DIR` when set, else
+/// `tests/fixtures/real` of the checkout this was built from. The variable matters because
+/// one target directory may serve several checkouts, and a binary built in another would
+/// read that checkout's files (or none, once it is gone).
 pub fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/real")
+    std::env::var_os("PONDER_FIXTURES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/real"))
 }
 
 type Hook = Arc<dyn Fn(&RecordedRequest) + Send + Sync>;
