@@ -23,7 +23,7 @@ use ponder_core::reasoning::{
 use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit};
 
 use crate::commands::chat::Sent;
-use crate::commands::export::{Exported, Imported};
+use crate::commands::export::{Exported, Format, Imported, ThoughtsMode};
 use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
@@ -90,6 +90,8 @@ fn generated() -> String {
         declare::<PurgeReport>(),
         declare::<Exported>(),
         declare::<Imported>(),
+        declare::<Format>(),
+        declare::<ThoughtsMode>(),
         declare::<About>(),
         // Models and providers
         declare::<ModelSource>(),
@@ -104,8 +106,9 @@ fn generated() -> String {
     ];
     format!(
         "// Generated from the Rust types of the IPC contract by src-tauri/src/ipc_types.rs.\n\
-         // Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ipc_types` after changing them.\n\n{}",
-        declarations.join("\n")
+         // Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ipc_types` after changing them.\n\n{}\n{}",
+        declarations.join("\n"),
+        commands::declare(&commands::read())
     )
 }
 
@@ -121,4 +124,243 @@ fn the_generated_typescript_is_current() {
         stored == fresh,
         "{FILE} is out of date with the Rust types; run `PONDER_BLESS=1 cargo test -p ponder ipc_types` and check the difference"
     );
+}
+
+/// The commands, read from the `#[tauri::command]` functions themselves: for each, the
+/// arguments the webview passes (camelCase, as Tauri takes them), what it answers, and the
+/// events of a run when it takes a channel. Reading the functions rather than a list kept by
+/// hand means a renamed argument or a changed result reaches the UI's type check.
+mod commands {
+    use std::fmt::Write;
+
+    use syn::{FnArg, GenericArgument, Item, Pat, PathArguments, ReturnType, Type};
+
+    pub struct Command {
+        pub name: String,
+        args: Vec<(String, String, bool)>,
+        result: String,
+        events: Option<String>,
+    }
+
+    const SOURCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/commands");
+    const HANDLER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs");
+
+    /// Every command function under `src/commands`, in file then source order.
+    pub fn read() -> Vec<Command> {
+        let mut files: Vec<_> = std::fs::read_dir(SOURCES)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .collect();
+        files.sort();
+        let mut out = Vec::new();
+        for file in files {
+            let source = std::fs::read_to_string(&file).unwrap();
+            let parsed =
+                syn::parse_file(&source).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            for item in parsed.items {
+                let Item::Fn(f) = item else { continue };
+                let is_command = f.attrs.iter().any(|a| {
+                    let path = a.path();
+                    path.segments.len() == 2
+                        && path.segments[0].ident == "tauri"
+                        && path.segments[1].ident == "command"
+                });
+                if is_command {
+                    out.push(command(&f.sig));
+                }
+            }
+        }
+        out
+    }
+
+    /// The names inside `tauri::generate_handler![…]`: the commands the app answers.
+    pub fn registered() -> Vec<String> {
+        let source = std::fs::read_to_string(HANDLER).unwrap();
+        let start = source
+            .find("generate_handler![")
+            .expect("a generate_handler! list")
+            + 18;
+        let end = start + source[start..].find(']').unwrap();
+        source[start..end]
+            .split(',')
+            .map(|path| path.trim().rsplit("::").next().unwrap().to_owned())
+            .filter(|name| !name.is_empty())
+            .collect()
+    }
+
+    fn command(sig: &syn::Signature) -> Command {
+        let mut args = Vec::new();
+        let mut events = None;
+        for input in &sig.inputs {
+            let FnArg::Typed(arg) = input else { continue };
+            let Pat::Ident(name) = &*arg.pat else {
+                panic!("{}: an argument that is not a plain name", sig.ident)
+            };
+            match last_ident(&arg.ty).as_deref() {
+                // Given by Tauri, not by the webview.
+                Some("State" | "AppHandle" | "Window" | "WebviewWindow") => {}
+                Some("Channel") => events = Some(ts(generic(&arg.ty, 0))),
+                _ => {
+                    let optional = last_ident(&arg.ty).as_deref() == Some("Option");
+                    args.push((camel(&name.ident.to_string()), ts(&arg.ty), optional));
+                }
+            }
+        }
+        let result = match &sig.output {
+            ReturnType::Default => "null".to_owned(),
+            ReturnType::Type(_, ty) if last_ident(ty).as_deref() == Some("Result") => {
+                ts(generic(ty, 0))
+            }
+            ReturnType::Type(_, ty) => ts(ty),
+        };
+        Command {
+            name: sig.ident.to_string(),
+            args,
+            result,
+            events,
+        }
+    }
+
+    fn last_ident(ty: &Type) -> Option<String> {
+        match ty {
+            Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            Type::Reference(r) => last_ident(&r.elem),
+            _ => None,
+        }
+    }
+
+    fn generic(ty: &Type, index: usize) -> &Type {
+        let Type::Path(p) = ty else {
+            panic!("not a generic type")
+        };
+        let PathArguments::AngleBracketed(args) = &p.path.segments.last().unwrap().arguments else {
+            panic!("not a generic type")
+        };
+        args.args
+            .iter()
+            .filter_map(|a| match a {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .nth(index)
+            .expect("a type argument")
+    }
+
+    /// The TypeScript for a Rust type as serde writes it (the named types are declared in
+    /// the generated file; the test checks that each one is).
+    fn ts(ty: &Type) -> String {
+        if let Type::Tuple(t) = ty
+            && t.elems.is_empty()
+        {
+            return "null".into();
+        }
+        let name = last_ident(ty).unwrap_or_else(|| panic!("a type Ponder does not map"));
+        match name.as_str() {
+            "String" | "str" => "string".into(),
+            "bool" => "boolean".into(),
+            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize"
+            | "f32" | "f64" => "number".into(),
+            "Value" => "unknown".into(),
+            "Option" => format!("{} | null", ts(generic(ty, 0))),
+            "Vec" => format!("Array<{}>", ts(generic(ty, 0))),
+            _ => name,
+        }
+    }
+
+    fn camel(snake: &str) -> String {
+        let mut out = String::new();
+        let mut upper = false;
+        for c in snake.chars() {
+            if c == '_' {
+                upper = true;
+            } else if upper {
+                out.extend(c.to_uppercase());
+                upper = false;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// `export interface Commands { name: { args: …; result: …; events?: … } }`.
+    pub fn declare(commands: &[Command]) -> String {
+        let mut out = String::from(
+            "/** Every command the backend answers: its arguments, its result, and the events of a run. */\n\
+             export interface Commands {\n",
+        );
+        for c in commands {
+            let args = if c.args.is_empty() {
+                "Record<string, never>".to_owned()
+            } else {
+                let fields: Vec<String> = c
+                    .args
+                    .iter()
+                    .map(|(name, ty, optional)| {
+                        format!("{name}{}: {ty}", if *optional { "?" } else { "" })
+                    })
+                    .collect();
+                format!("{{ {} }}", fields.join("; "))
+            };
+            let events = c
+                .events
+                .as_ref()
+                .map(|e| format!("; events: {e}"))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "  {}: {{ args: {args}; result: {}{events} }};",
+                c.name, c.result
+            )
+            .unwrap();
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// The named types a command mentions, to check each is declared.
+    pub fn named_types(commands: &[Command]) -> Vec<String> {
+        let mut names = Vec::new();
+        for c in commands {
+            let types = c
+                .args
+                .iter()
+                .map(|a| a.1.as_str())
+                .chain([c.result.as_str()])
+                .chain(c.events.as_deref());
+            for ty in types {
+                for word in ty.split(|ch: char| !ch.is_alphanumeric()) {
+                    if word.starts_with(|ch: char| ch.is_ascii_uppercase())
+                        && !["Array", "Record"].contains(&word)
+                    {
+                        names.push(word.to_owned());
+                    }
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+}
+
+#[test]
+fn every_registered_command_is_in_the_contract_and_every_type_it_uses_is_declared() {
+    let read = commands::read();
+    let mut names: Vec<_> = read.iter().map(|c| c.name.clone()).collect();
+    let mut registered = commands::registered();
+    names.sort();
+    registered.sort();
+    assert_eq!(
+        names, registered,
+        "the #[tauri::command] functions and generate_handler! disagree"
+    );
+    let file = generated();
+    for name in commands::named_types(&read) {
+        assert!(
+            file.contains(&format!("export type {name} ")),
+            "a command uses {name}, which the contract does not declare; add it to generated()"
+        );
+    }
 }

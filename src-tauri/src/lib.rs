@@ -50,7 +50,6 @@ pub fn run() {
             commands::secrets::list_providers,
             commands::secrets::set_api_key,
             commands::secrets::clear_api_key,
-            commands::secrets::has_api_key,
             commands::secrets::keyring_status,
             commands::models::list_models,
             commands::models::add_model,

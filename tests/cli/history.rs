@@ -425,28 +425,37 @@ async fn a_stored_system_prompt_and_api_choice_are_used_when_continuing() {
         cmd.env("PONDER_OPENAI_API_KEY", "test-key-not-real")
             .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
             .args([
-            "chat",
-            "--provider",
-            "openai",
-            "--model",
-            "gpt-5-mini/low",
-            "--base-url",
-            &mock.url(),
-            "--conversation",
-            &id,
-            "--json",
-        ]);
+                "chat",
+                "--provider",
+                "openai",
+                "--model",
+                "gpt-5-mini/low",
+                "--base-url",
+                &mock.url(),
+                "--conversation",
+                &id,
+                "--json",
+            ]);
         cmd.args(extra).arg("Where are we?");
         cmd
     };
     let out = ask(&[]).output().await.unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = ask(&["--api", "responses", "--system", "Be brief."])
         .output()
         .await
         .unwrap();
     let requests = mock.requests();
-    assert_eq!(requests.len(), 2, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        requests.len(),
+        2,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     assert_eq!(requests[0].path, "/chat/completions", "the stored choice");
     let first = requests[0].json();

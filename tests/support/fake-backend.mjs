@@ -8,6 +8,12 @@
 /** @typedef {import('../../ui/src/lib/ipc-generated').ReasoningSettings} ReasoningSettings */
 /** @typedef {import('../../ui/src/lib/ipc-generated').StreamEvent} StreamEvent */
 /** @typedef {import('../../ui/src/lib/ipc-generated').SearchHit} SearchHit */
+/** @typedef {import('../../ui/src/lib/ipc-generated').Commands} Commands */
+/**
+ * One handler per command the real backend answers, taking its arguments and returning its
+ * result (or a promise of it), as the generated contract says.
+ * @typedef {{ [K in keyof Commands]: (args: Commands[K]['args'] & { onEvent?: unknown }) => Commands[K]['result'] | Promise<Commands[K]['result']> }} Handlers
+ */
 /** @typedef {[string, string, string, number, number, string, LevelOption[]]} ModelRow */
 // Checked against the Rust IPC types (`tsc -p tests/support`): what it answers and streams has
 // the shapes the real backend gives, and nothing it does not.
@@ -506,7 +512,15 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     return clean.length > 40 ? `${clean.slice(0, 39)}…` : clean;
   }
 
+  /** A conversation's text in tokens, roughly (four characters each). */
+  function estimateContext(cid) {
+    const c = need(cid);
+    const chars = c.messages.reduce((n, m) => n + m.parts.filter((p) => p.type === 'text').reduce((k, p) => k + p.text.length, 0), 0);
+    return { tokens: Math.ceil(chars / 4), exact: false };
+  }
+
   // ---- commands ----
+  /** @type {Handlers} */
   const handlers = {
     app_info: () => ABOUT,
     get_settings: () => clone(settings),
@@ -634,7 +648,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         api: pid === 'openai' ? 'responses' : pid === 'google' ? 'generate_content' : 'messages',
         outputCap: request.max_tokens ?? null,
         thinkingBudget: request.thinking?.budget_tokens ?? null,
-        contextTokens: conversationId ? { ...handlers.context_tokens({ id: conversationId }), exact: pid === 'openai' } : null,
+        contextTokens: conversationId ? { ...estimateContext(conversationId), exact: pid === 'openai' } : null,
       };
     },
     list_conversations: ({ includeArchived }) =>
@@ -669,11 +683,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       c.settings = { ...reasoningDefaults(), ...clone(s) };
       return clone(c);
     },
-    context_tokens: ({ id: cid }) => {
-      const c = need(cid);
-      const chars = c.messages.reduce((n, m) => n + m.parts.filter((p) => p.type === 'text').reduce((k, p) => k + p.text.length, 0), 0);
-      return { tokens: Math.ceil(chars / 4), exact: false };
-    },
+    context_tokens: ({ id: cid }) => estimateContext(cid),
     send_message: ({ request, onEvent }) => {
       if (fake.failSend) {
         const err = fake.failSend;

@@ -10,6 +10,7 @@ use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Format {
     Md,
     Json,
@@ -18,6 +19,7 @@ pub enum Format {
 
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum ThoughtsMode {
     Details,
     Section,

@@ -44,18 +44,6 @@ pub fn set_api_key(
     Ok(provider_view(entry, &settings, &state))
 }
 
-/// Whether a key is stored (or set in the environment); the key itself never crosses IPC.
-#[tauri::command(async)]
-pub fn has_api_key(
-    app: AppHandle,
-    state: State<'_, AppState>,
-    provider: String,
-) -> Result<bool, IpcError> {
-    let catalog = crate::settings::load(&app)?.catalog();
-    let entry = catalog.provider(&provider)?;
-    Ok(state.has_key(&entry.id))
-}
-
 #[tauri::command(async)]
 pub fn clear_api_key(
     app: AppHandle,

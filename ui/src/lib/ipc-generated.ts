@@ -209,6 +209,10 @@ export type Exported = { path: string | null, };
 
 export type Imported = { conversations: number, messages: number, };
 
+export type Format = "md" | "json" | "html";
+
+export type ThoughtsMode = "details" | "section" | "omit";
+
 export type About = { name: string, version: string, dataDir: string, databasePath: string, };
 
 export type ModelSource = "catalog" | "live" | "added";
@@ -311,3 +315,44 @@ userMessageId: string, messageId: string, } | { "type": "plan", feedback: string
  * The turn's note line: how the level was read, warnings and notes.
  */
 notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
+
+/** Every command the backend answers: its arguments, its result, and the events of a run. */
+export interface Commands {
+  app_info: { args: Record<string, never>; result: About };
+  open_external: { args: { url: string }; result: null };
+  startup_problems: { args: Record<string, never>; result: Array<StartupProblem> };
+  resolve_startup_problem: { args: { file: ProblemFile; remedy: Remedy }; result: Array<StartupProblem> };
+  quit: { args: Record<string, never>; result: null };
+  send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
+  regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
+  edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
+  cancel_run: { args: { runId: string }; result: null };
+  list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };
+  get_conversation: { args: { id: string }; result: ConversationView };
+  create_conversation: { args: { provider?: string | null; model?: string | null; settings?: ReasoningSettings | null }; result: ConversationView };
+  rename_conversation: { args: { id: string; title: string }; result: null };
+  delete_conversation: { args: { id: string }; result: null };
+  pin_conversation: { args: { id: string; pinned: boolean }; result: null };
+  set_thought_hidden: { args: { messageId: string; index: number; hidden: boolean }; result: MessageView };
+  set_conversation_model: { args: { id: string; provider: string; model: string }; result: null };
+  set_conversation_settings: { args: { id: string; settings: ReasoningSettings }; result: ConversationView };
+  search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };
+  export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode }; result: Exported };
+  import_file: { args: Record<string, never>; result: Imported | null };
+  list_models: { args: Record<string, never>; result: Array<ModelView> };
+  add_model: { args: { provider: string; id: string }; result: ModelView };
+  refresh_models: { args: Record<string, never>; result: RefreshReport };
+  translate_preview: { args: { provider: string; model: string; choice: Choice; settings: ReasoningSettings; conversationId?: string | null }; result: TranslatePreview };
+  override_meanings: { args: { provider: string; model?: string | null; reasoning: unknown }; result: Array<string> };
+  context_tokens: { args: { id: string; provider: string; model: string }; result: TokenCount };
+  list_providers: { args: Record<string, never>; result: Array<ProviderView> };
+  set_api_key: { args: { provider: string; key: string }; result: ProviderView };
+  clear_api_key: { args: { provider: string }; result: ProviderView };
+  add_custom_provider: { args: { name: string; baseUrl: string; protocol: Protocol; preset: string; needsKey: boolean }; result: ProviderView };
+  remove_custom_provider: { args: { id: string }; result: null };
+  keyring_status: { args: Record<string, never>; result: KeyringStatus };
+  get_settings: { args: Record<string, never>; result: Settings };
+  update_settings: { args: { patch: unknown }; result: Settings };
+  set_theme: { args: { theme: Theme }; result: Settings };
+  purge_thoughts: { args: { olderThanDays: number }; result: PurgeReport };
+}

@@ -4,35 +4,21 @@ import { Channel, invoke } from '@tauri-apps/api/core';
 
 import {
   ERROR_CODES,
-  type About,
-  type AppSettings,
-  type MessageView,
   type NewCustomProvider,
-  type RefreshReport,
   type OverrideMapping,
   type Choice,
-  type ContextTokens,
-  type ConversationSummary,
-  type ConversationView,
   type ErrorCode,
   type ExportFormat,
   type ExportThoughts,
-  type ImportReport,
-  type KeyringStatus,
-  type ModelView,
-  type ProviderView,
-  type PurgeReport,
   type ReasoningSettings,
   type RunStarted,
-  type SearchHit,
   type SendRequest,
-  type Settings,
   type SettingsPatch,
   type StartupProblem,
   type StreamEvent,
   type Theme,
-  type TranslatePreview,
 } from './types';
+import type * as Ipc from './ipc-generated';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set<string>(ERROR_CODES);
 
@@ -60,9 +46,19 @@ export class AppError extends Error {
   }
 }
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+type Commands = Ipc.Commands;
+type Command = keyof Commands;
+/** The commands that stream a run's events through a channel. */
+type RunCommand = { [K in Command]: Commands[K] extends { events: StreamEvent } ? K : never }[Command];
+
+/**
+ * Invokes a command with the arguments its Rust function takes and resolves to what it
+ * returns; both come from the generated contract, so a renamed command, argument or result
+ * fails the type check here rather than at run time.
+ */
+async function call<K extends Command>(command: K, ...rest: Commands[K]['args'] extends Record<string, never> ? [] : [Commands[K]['args']]): Promise<Commands[K]['result']> {
   try {
-    return await invoke<T>(command, args);
+    return await invoke<Commands[K]['result']>(command, rest[0]);
   } catch (raw) {
     throw AppError.from(raw);
   }
@@ -88,65 +84,70 @@ function eventChannel(onEvent: (event: StreamEvent) => void): { channel: Channel
 }
 
 /** Starts a run whose events go to `onEvent`; resolves once the backend has accepted it. */
-async function startRun(
-  command: string,
-  args: Record<string, unknown>,
+async function startRun<K extends RunCommand>(
+  command: K,
+  args: Commands[K]['args'],
   onEvent: (event: StreamEvent) => void,
 ): Promise<RunStarted & { stream: EventStream }> {
   const { channel, stream } = eventChannel(onEvent);
-  const started = await call<RunStarted | null>(command, { ...args, onEvent: channel });
+  let started: RunStarted | null;
+  try {
+    started = await invoke<RunStarted | null>(command, { ...args, onEvent: channel });
+  } catch (raw) {
+    throw AppError.from(raw);
+  }
   return { runId: started?.runId ?? '', conversationId: started?.conversationId ?? '', stream };
 }
 
 export const ipc = {
-  appInfo: () => call<About>('app_info'),
-  startupProblems: () => call<StartupProblem[]>('startup_problems'),
+  appInfo: () => call('app_info'),
+  startupProblems: () => call('startup_problems'),
   resolveStartupProblem: (file: StartupProblem['file'], remedy: StartupProblem['remedy']) =>
-    call<StartupProblem[]>('resolve_startup_problem', { file, remedy }),
+    call('resolve_startup_problem', { file, remedy }),
   /** Quits as closing the window does: running answers are stopped and stored first. */
-  quit: () => call<void>('quit'),
-  getSettings: () => call<Settings>('get_settings'),
-  setTheme: (theme: Theme) => call<Settings>('set_theme', { theme }),
-  updateSettings: (patch: SettingsPatch) => call<AppSettings>('update_settings', { patch }),
+  quit: () => call('quit'),
+  getSettings: () => call('get_settings'),
+  setTheme: (theme: Theme) => call('set_theme', { theme }),
+  updateSettings: (patch: SettingsPatch) => call('update_settings', { patch }),
   /** Hides one thought of an answer (the index-th among its thoughts), or shows it again. */
   setThoughtHidden: (messageId: string, index: number, hidden: boolean) =>
-    call<MessageView>('set_thought_hidden', { messageId, index, hidden }),
-  addCustomProvider: (p: NewCustomProvider) => call<ProviderView>('add_custom_provider', { ...p }),
-  removeCustomProvider: (id: string) => call<void>('remove_custom_provider', { id }),
+    call('set_thought_hidden', { messageId, index, hidden }),
+  addCustomProvider: (p: NewCustomProvider) => call('add_custom_provider', { ...p }),
+  removeCustomProvider: (id: string) => call('remove_custom_provider', { id }),
   /** What an override map makes of each level (minimal to high), for the editor. */
   overrideMeanings: (provider: string, model: string | null, reasoning: OverrideMapping) =>
-    call<string[]>('override_meanings', { provider, model, reasoning }),
+    call('override_meanings', { provider, model, reasoning }),
 
-  listProviders: () => call<ProviderView[]>('list_providers'),
-  setApiKey: (provider: string, key: string) => call<ProviderView>('set_api_key', { provider, key }),
-  clearApiKey: (provider: string) => call<ProviderView>('clear_api_key', { provider }),
-  keyringStatus: () => call<KeyringStatus>('keyring_status'),
+  listProviders: () => call('list_providers'),
+  setApiKey: (provider: string, key: string) => call('set_api_key', { provider, key }),
+  clearApiKey: (provider: string) => call('clear_api_key', { provider }),
+  keyringStatus: () => call('keyring_status'),
 
-  listModels: () => call<ModelView[]>('list_models'),
+  listModels: () => call('list_models'),
   /** Adds an id the user typed to a provider's models; returns it as the picker shows it. */
-  addModel: (provider: string, id: string) => call<ModelView>('add_model', { provider, id }),
+  addModel: (provider: string, id: string) => call('add_model', { provider, id }),
   /** Asks each provider with a key for its current models; `listModels` then includes them. */
-  refreshModels: () => call<RefreshReport>('refresh_models'),
+  refreshModels: () => call('refresh_models'),
   /** Opens a link in the system's browser (only http and https). */
-  openExternal: (url: string) => call<void>('open_external', { url }),
+  openExternal: (url: string) => call('open_external', { url }),
   setConversationModel: (id: string, provider: string, model: string) =>
-    call<void>('set_conversation_model', { id, provider, model }),
+    call('set_conversation_model', { id, provider, model }),
   /** What a choice sends; with a conversation, also its effective context tokens. */
   translatePreview: (provider: string, model: string, choice: Choice, settings: ReasoningSettings, conversationId: string | null = null) =>
-    call<TranslatePreview>('translate_preview', { provider, model, choice, settings, conversationId }),
+    call('translate_preview', { provider, model, choice, settings, conversationId }),
 
   listConversations: (includeArchived = false) =>
-    call<ConversationSummary[]>('list_conversations', { includeArchived }),
-  getConversation: (id: string) => call<ConversationView>('get_conversation', { id }),
+    call('list_conversations', { includeArchived }),
+  getConversation: (id: string) => call('get_conversation', { id }),
   createConversation: (provider: string | null, model: string | null, settings: ReasoningSettings) =>
-    call<ConversationView>('create_conversation', { provider, model, settings }),
-  renameConversation: (id: string, title: string) => call<void>('rename_conversation', { id, title }),
-  deleteConversation: (id: string) => call<void>('delete_conversation', { id }),
-  pinConversation: (id: string, pinned: boolean) => call<void>('pin_conversation', { id, pinned }),
+    call('create_conversation', { provider, model, settings }),
+  renameConversation: (id: string, title: string) => call('rename_conversation', { id, title }),
+  deleteConversation: (id: string) => call('delete_conversation', { id }),
+  pinConversation: (id: string, pinned: boolean) => call('pin_conversation', { id, pinned }),
   setConversationSettings: (id: string, settings: ReasoningSettings) =>
-    call<ConversationView>('set_conversation_settings', { id, settings }),
+    call('set_conversation_settings', { id, settings }),
   contextTokens: (id: string, provider: string, model: string) =>
-    call<ContextTokens>('context_tokens', { id, provider, model }),
+    call('context_tokens', { id, provider, model }),
 
   sendMessage: (request: SendRequest, onEvent: (event: StreamEvent) => void) =>
     startRun('send_message', { request }, onEvent),
@@ -154,11 +155,11 @@ export const ipc = {
     startRun('regenerate', { messageId }, onEvent),
   editAndResend: (messageId: string, text: string, onEvent: (event: StreamEvent) => void) =>
     startRun('edit_and_resend', { messageId, text }, onEvent),
-  cancelRun: (runId: string) => call<void>('cancel_run', { runId }),
+  cancelRun: (runId: string) => call('cancel_run', { runId }),
 
-  search: (query: string, inThoughts: boolean) => call<SearchHit[]>('search', { query, inThoughts }),
-  purgeThoughts: (olderThanDays: number) => call<PurgeReport>('purge_thoughts', { olderThanDays }),
+  search: (query: string, inThoughts: boolean) => call('search', { query, inThoughts }),
+  purgeThoughts: (olderThanDays: number) => call('purge_thoughts', { olderThanDays }),
   exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts) =>
-    call<{ path: string | null }>('export_conversation', { id, format, thoughts }),
-  importFile: () => call<ImportReport | null>('import_file'),
+    call('export_conversation', { id, format, thoughts }),
+  importFile: () => call('import_file'),
 };

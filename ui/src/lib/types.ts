@@ -101,8 +101,8 @@ export type RunStarted = Ipc.Sent;
 
 // ---- history ----
 
-export type ExportFormat = 'md' | 'json' | 'html';
-export type ExportThoughts = 'details' | 'section' | 'omit';
+export type ExportFormat = Ipc.Format;
+export type ExportThoughts = Ipc.ThoughtsMode;
 export type ImportReport = Ipc.Imported;
 
 export const ERROR_CODES = [
