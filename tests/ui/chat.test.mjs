@@ -637,6 +637,22 @@ describe('the sidebar', () => {
     await page.close();
   });
 
+  it('Ctrl+Q and Ctrl+W quit, over a dialog too; the Super key does not act as Ctrl', async () => {
+    for (const key of ['Control+q', 'Control+w']) {
+      const { page, problems } = await openChat({ seed: true });
+      await page.keyboard.press('Meta+k');
+      assert.notEqual(await page.evaluate(() => document.activeElement?.id), 'search-input', 'Super+K is not Ctrl+K');
+      await page.keyboard.press('Meta+q');
+      assert.equal(await page.evaluate(() => window.__fake.quit ?? false), false, 'Super+Q is not Ctrl+Q');
+      await page.keyboard.press('Control+,');
+      await page.getByTestId('settings-panel').waitFor();
+      await page.keyboard.press(key);
+      await page.waitForFunction(() => window.__fake.quit === true);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+
   it('Ctrl+K searches, and "include thoughts" finds what only the thoughts said', async () => {
     const { page, problems } = await openChat({ seed: true });
     await page.keyboard.press('Control+k');

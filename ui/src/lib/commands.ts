@@ -331,3 +331,29 @@ export function complete(text: string, ctx: CompletionContext): Completion[] {
   }
   return [];
 }
+
+const SETTING_SENTENCES: Record<string, (s: ReasoningSettings) => string> = {
+  enabled: (s) => (s.enabled ? 'The model is asked to think.' : 'No reasoning parameters are sent; thoughts a model returns anyway are still kept.'),
+  includeInContext: (s) =>
+    s.includeInContext ? 'Earlier thoughts are sent back with the next request.' : 'Earlier thoughts stay out of the next request.',
+  includeInResponse: (s) => (s.includeInResponse ? 'Thoughts are shown in this conversation.' : 'Thoughts are hidden here; they are still stored.'),
+  format: (s) => (s.format === 'native' ? "Thoughts go back as the provider's own blocks." : 'Thoughts go back in the reasoning_content field.'),
+  stripFromContext: (s) =>
+    ({ all: 'Every earlier thought is dropped first.', allButLast: "Only the last answer's thoughts are kept.", none: 'No earlier thought is dropped.' })[
+      s.stripFromContext
+    ],
+  maxOutputTokens: (s) =>
+    s.maxOutputTokens
+      ? 'Each answer, thinking included, holds at most that many tokens; a thinking budget is cut to leave room for the answer.'
+      : "Each answer may be as long as the level and the model's limit allow.",
+  longContextCut: (s) =>
+    s.longContextCut
+      ? 'Past 150,000 tokens of conversation, thinking budgets are cut to 10,000.'
+      : 'Budgets stay as the level sets them however long the conversation.',
+  effort: () => 'The thinking level for this conversation.',
+};
+
+/** What a setting's new value does, in a sentence, for the note after `/set`. */
+export function settingSentence(key: string, settings: ReasoningSettings): string {
+  return SETTING_SENTENCES[key]?.(settings) ?? '';
+}

@@ -1,14 +1,24 @@
 // The app's state objects, shared with every component through Svelte's context.
 import { getContext, setContext } from 'svelte';
 
-import type { ChatState } from './chat.svelte';
+import type { CatalogState } from './catalog.svelte';
+import type { ChatSession } from './chat.svelte';
+import type { ConversationsState, SearchState } from './conversations.svelte';
+import type { RunsState } from './runs.svelte';
+import type { SettingsState } from './settings.svelte';
 import type { Shell } from './shell.svelte';
 import type { Ui } from './ui.svelte';
 
 export interface Ponder {
   shell: Shell;
-  chat: ChatState;
   ui: Ui;
+  settings: SettingsState;
+  catalog: CatalogState;
+  conversations: ConversationsState;
+  search: SearchState;
+  runs: RunsState;
+  /** The conversation on screen. */
+  chat: ChatSession;
 }
 
 const KEY = Symbol('ponder');

@@ -35,6 +35,11 @@ export class Shell {
     }
   }
 
+  /** Opens a web link in the system's browser; the app's own window never navigates. */
+  openExternal(url: string): Promise<null> {
+    return ipc.openExternal(url);
+  }
+
   async quit(): Promise<void> {
     try {
       await ipc.quit();

@@ -1,6 +1,7 @@
 // What is open and what has focus: panels, the picker, dialogs, and which thoughts show.
 import { SvelteMap } from 'svelte/reactivity';
 
+import type { AppError } from './ipc';
 import type { ModelView, ThoughtVisibility } from './types';
 
 export type PickerStart = { step: 'model' } | { step: 'level'; model: ModelView };
@@ -23,6 +24,8 @@ export class Ui {
   /** Bumped to ask a component to take focus. */
   focusSearch = $state(0);
   focusComposer = $state(0);
+  /** The last thing that failed outside a conversation, for the status line. */
+  error = $state<AppError | null>(null);
   /** A short message in the status line ("Link copied"), cleared after a while. */
   flash = $state<string | null>(null);
   private flashTimer: ReturnType<typeof setTimeout> | undefined;

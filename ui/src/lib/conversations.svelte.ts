@@ -1,0 +1,123 @@
+// The list of conversations in the sidebar, and search across them.
+import { AppError, ipc } from './ipc';
+import type { ConversationSummary, ConversationView, SearchHit } from './types';
+import type { Ui } from './ui.svelte';
+
+export class ConversationsState {
+  list = $state.raw<ConversationSummary[]>([]);
+
+  constructor(private readonly ui: Ui) {}
+
+  find(id: string): ConversationSummary | undefined {
+    return this.list.find((c) => c.id === id);
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const list = await ipc.listConversations(false);
+      this.list = sortConversations(Array.isArray(list) ? list : []);
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+
+  /** A conversation just created, listed before the backend is asked again. */
+  add(view: ConversationView): void {
+    this.list = sortConversations([summaryOf(view), ...this.list]);
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    try {
+      await ipc.renameConversation(id, title);
+      this.list = this.list.map((c) => (c.id === id ? { ...c, title } : c));
+      return true;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return false;
+    }
+  }
+
+  async remove(id: string): Promise<boolean> {
+    try {
+      await ipc.deleteConversation(id);
+      this.list = this.list.filter((c) => c.id !== id);
+      return true;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return false;
+    }
+  }
+
+  async pin(id: string, pinned: boolean): Promise<boolean> {
+    try {
+      await ipc.pinConversation(id, pinned);
+      this.list = sortConversations(this.list.map((c) => (c.id === id ? { ...c, pinned } : c)));
+      return true;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return false;
+    }
+  }
+
+  async importFile(): Promise<void> {
+    try {
+      const report = await ipc.importFile();
+      if (!report) return;
+      this.ui.say(`Imported ${report.conversations} conversation${report.conversations === 1 ? '' : 's'} with ${report.messages} messages`, 6000);
+      await this.refresh();
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+}
+
+/** Search across the stored conversations (and, when asked, their thoughts). */
+export class SearchState {
+  query = $state('');
+  inThoughts = $state(false);
+  hits = $state.raw<SearchHit[] | null>(null);
+  searching = $state(false);
+  private seq = 0;
+
+  constructor(private readonly ui: Ui) {}
+
+  async run(): Promise<void> {
+    const query = this.query.trim();
+    const seq = ++this.seq;
+    if (!query) {
+      this.hits = null;
+      this.searching = false;
+      return;
+    }
+    this.searching = true;
+    try {
+      const hits = await ipc.search(query, this.inThoughts);
+      if (seq === this.seq) this.hits = hits;
+    } catch (raw) {
+      if (seq === this.seq) {
+        this.hits = [];
+        this.ui.error = AppError.from(raw);
+      }
+    } finally {
+      if (seq === this.seq) this.searching = false;
+    }
+  }
+}
+
+function summaryOf(view: ConversationView): ConversationSummary {
+  return {
+    id: view.id,
+    title: view.title,
+    updatedAt: view.updatedAt,
+    provider: view.provider,
+    model: view.model,
+    pinned: view.pinned,
+    archived: view.archived,
+    messageCount: view.messages?.length ?? 0,
+  };
+}
+
+/** Pinned first, then newest first. */
+export function sortConversations(list: readonly ConversationSummary[]): ConversationSummary[] {
+  return [...list].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
+}
