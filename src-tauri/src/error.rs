@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use ponder_core::providers::error::{ErrorKind, ProviderError};
 use ponder_core::reasoning::{LookupError, TranslateError};
+use ponder_core::run::SetupError;
 use ponder_core::secrets::SecretError;
 use ponder_core::store::StoreError;
 
@@ -113,6 +114,21 @@ impl From<SecretError> for IpcError {
 impl From<LookupError> for IpcError {
     fn from(err: LookupError) -> Self {
         Self::new(IpcErrorCode::InvalidInput, err.to_string())
+    }
+}
+
+impl From<SetupError> for IpcError {
+    fn from(err: SetupError) -> Self {
+        match err {
+            SetupError::Empty => Self::new(IpcErrorCode::InvalidInput, "The message is empty."),
+            SetupError::Elsewhere => Self::new(
+                IpcErrorCode::InvalidInput,
+                "That message belongs to another conversation.",
+            ),
+            SetupError::Model(err) => err.into(),
+            SetupError::Key(err) => err.into(),
+            SetupError::Store(err) => err.into(),
+        }
     }
 }
 

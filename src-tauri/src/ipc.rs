@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use ponder_core::chat::{Part, StopReason, ThoughtSource, Usage};
+use ponder_core::reasoning::catalog::ModelSource;
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
 use ponder_core::run::Outcome;
@@ -268,17 +269,6 @@ pub struct TranslatePreview {
 pub struct RefreshReport {
     pub listed: std::collections::BTreeMap<String, usize>,
     pub failed: std::collections::BTreeMap<String, String>,
-}
-
-/// Where a model id in the picker comes from: the model list Ponder ships, the provider's
-/// own list, or the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum ModelSource {
-    Catalog,
-    Live,
-    Added,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

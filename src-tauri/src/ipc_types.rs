@@ -9,7 +9,7 @@ use ts_rs::TS;
 use ponder_core::About;
 use ponder_core::chat::{StopReason, ThoughtSource, Usage};
 use ponder_core::providers::tokens::TokenCount;
-use ponder_core::reasoning::catalog::Protocol;
+use ponder_core::reasoning::catalog::{ModelSource, Protocol};
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::overrides::{
     Caching, Mapping, ModelOverrides, ProviderOverrides, Scalar,
@@ -28,8 +28,8 @@ use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{
-    ConversationView, MessageView, ModelSource, ModelView, PartView, ProviderView, RefreshReport,
-    SendRequest, StreamEvent, TranslatePreview,
+    ConversationView, MessageView, ModelView, PartView, ProviderView, RefreshReport, SendRequest,
+    StreamEvent, TranslatePreview,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
 use crate::state::{ProblemFile, Remedy, StartupProblem};

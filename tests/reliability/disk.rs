@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use ponder_core::chat::Part;
 use ponder_core::providers::http;
-use ponder_core::run::{Outcome, Question, RecordError, RecordOptions, run_recorded};
+use ponder_core::run::{Outcome, Question, RecordError, RecordOptions, Runner, run_recorded};
 use ponder_core::store::{MessageStatus, OpenRemedy, Store};
 use ponder_mock_provider::{MockProvider, Reply};
 use tokio_util::sync::CancellationToken;
@@ -98,9 +98,11 @@ async fn recorded_turn(
     let mut streaming = Some(streaming);
     let mut sent_all: Option<Instant> = None;
     let result = run_recorded(
-        &client,
-        &config,
-        store,
+        Runner {
+            client: &client,
+            http: &config,
+            store,
+        },
         conversation,
         Question::new("Cross?"),
         request,

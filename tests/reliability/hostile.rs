@@ -8,7 +8,9 @@ use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::error::{ErrorKind, MAX_RETRY_HINT};
 use ponder_core::providers::http;
 use ponder_core::reasoning::ReasoningSettings;
-use ponder_core::run::{Outcome, Question, RecordOptions, RecordedEvent, RunEvent, run_recorded};
+use ponder_core::run::{
+    Outcome, Question, RecordOptions, RecordedEvent, RunEvent, Runner, run_recorded,
+};
 use ponder_core::store::{MessageStatus, NewConversation, Store};
 use ponder_mock_provider::{MockProvider, Reply};
 use serde_json::json;
@@ -116,9 +118,11 @@ async fn a_panic_inside_a_turn_still_ends_it_once_and_stores_it() {
     let deltas = Mutex::new(0);
     let finished = Mutex::new(0);
     let (id, outcome) = run_recorded(
-        &client,
-        &config,
-        &store,
+        Runner {
+            client: &client,
+            http: &config,
+            store: &store,
+        },
         &conversation,
         Question::new("Cross?"),
         request,

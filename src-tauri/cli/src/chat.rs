@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Api, Caching, Catalog, Choice, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Api, Caching, Catalog, Choice, Overrides};
 use ponder_core::run::{
-    Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
+    Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, SetupError,
     run_recorded,
 };
-use ponder_core::store::{NewConversation, Store};
+use ponder_core::store::{Store, StoreError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -144,62 +144,45 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
             CachingArg::None => Caching::None,
         });
     }
-    let api_key = match &model.provider.api_key_env {
-        // Local servers take no key.
-        None => ponder_core::secrets::api_key(&model.provider.id).ok(),
-        Some(_) => Some(
-            ponder_core::secrets::api_key(&model.provider.id).map_err(|e| Usage(e.to_string()))?,
-        ),
-    };
-    if let (Some(url), Some(_)) = (&args.base_url, &api_key)
+    let turn = ponder_core::run::setup(
+        store,
+        &catalog,
+        &overrides,
+        Ask {
+            provider: &model.provider.id,
+            model: &model.id,
+            text: &args.message,
+            conversation_id: args.conversation.as_deref(),
+            // A level given here is for this turn; the conversation keeps its own.
+            once: choice,
+            system: args.system.as_deref(),
+            api: args.api.map(|a| match a {
+                ApiArg::Chat => Api::Chat,
+                ApiArg::Responses => Api::Responses,
+            }),
+            base_url: args.base_url.as_deref(),
+            ..Ask::default()
+        },
+    )
+    .map_err(|err| match err {
+        SetupError::Store(err) if !matches!(err, StoreError::NotFound { .. }) => {
+            anyhow::Error::from(err)
+        }
+        err => Usage(err.to_string()).into(),
+    })?;
+    if let (Some(url), Some(_)) = (&args.base_url, &turn.api_key)
         && http::key_travels_in_clear(url)
     {
         eprintln!(
             "warning: {url} is plain http to another machine: your API key crosses the network unencrypted"
         );
     }
-    let conversation = match &args.conversation {
-        Some(id) => store.conversation(id).map_err(|e| Usage(e.to_string()))?,
-        None => store.create_conversation(NewConversation {
-            title: ponder_core::store::title_from(&args.message),
-            provider: Some(model.provider.id.clone()),
-            model: Some(model.id.clone()),
-            settings: ReasoningSettings::default(),
-        })?,
-    };
-    store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
-    let settings = ReasoningSettings {
-        choice: choice.unwrap_or(conversation.settings.choice),
-        ..conversation.settings.clone()
-    };
+    let conversation = &turn.conversation;
     let config = HttpConfig {
         idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
         ..HttpConfig::default()
     };
     let client = http::client(&config)?;
-    let request = TurnRequest {
-        model: &model,
-        choice: settings.choice,
-        overrides: &overrides,
-        settings: &settings,
-        // The flags win over what the conversation keeps.
-        system: args
-            .system
-            .as_deref()
-            .or(settings.system_prompt.as_deref())
-            .filter(|s| !s.trim().is_empty()),
-        history: &[],
-        base_url: args.base_url.as_deref(),
-        api: args
-            .api
-            .map(|a| match a {
-                ApiArg::Chat => Api::Chat,
-                ApiArg::Responses => Api::Responses,
-            })
-            .or(settings.api),
-        api_key: api_key.as_deref(),
-        context_tokens: 0,
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -214,12 +197,14 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
             }
         });
         run_recorded(
-            &client,
-            &config,
-            store,
+            Runner {
+                client: &client,
+                http: &config,
+                store,
+            },
             &conversation.id,
-            Question::new(&args.message),
-            request,
+            turn.question(),
+            turn.request(),
             RecordOptions {
                 keep_thoughts: !args.no_store_thoughts,
                 ..RecordOptions::default()

@@ -140,6 +140,23 @@ impl Draft {
     }
 
     /// Ends the turn: closes an open block and drops thoughts with nothing in them.
+    /// Names where thoughts come from when the provider does not say, once the protocol is
+    /// known (the draft may be made before it is).
+    pub fn set_default_source(&mut self, source: ThoughtSource) {
+        self.default_source = source;
+    }
+
+    /// `finish` for a draft shared behind a lock: the answer moves out, an empty draft of
+    /// the same origin stays.
+    pub fn take_finished(
+        &mut self,
+        elapsed_ms: u64,
+        replay: Option<Replay>,
+    ) -> (Turn, Vec<ChatEvent>) {
+        let empty = Self::new(self.origin.clone(), self.default_source);
+        std::mem::replace(self, empty).finish(elapsed_ms, replay)
+    }
+
     pub fn finish(mut self, elapsed_ms: u64, replay: Option<Replay>) -> (Turn, Vec<ChatEvent>) {
         let mut out = Vec::new();
         self.close(elapsed_ms, &mut out);

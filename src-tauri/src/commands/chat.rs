@@ -6,12 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ponder_core::chat::ChatEvent;
-use ponder_core::reasoning::ReasoningSettings;
 use ponder_core::run::{
-    Outcome, Question, RecordError, RecordOptions, RecordedEvent, RunEvent, TurnRequest,
-    run_recorded,
+    self, Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, run_recorded,
 };
-use ponder_core::store::NewConversation;
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
@@ -123,13 +120,6 @@ fn start(
     replaces: Option<String>,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    let text = request.text.trim().to_owned();
-    if text.is_empty() {
-        return Err(IpcError::new(
-            IpcErrorCode::InvalidInput,
-            "The message is empty.",
-        ));
-    }
     let state = app.state::<AppState>();
     if state.quitting.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(IpcError::new(
@@ -138,49 +128,22 @@ fn start(
         ));
     }
     let settings = crate::settings::load(&app)?;
-    let model = settings
-        .catalog()
-        .resolve(Some(&request.provider), &request.model)?;
-    let api_key = match &model.provider.api_key_env {
-        None => ponder_core::secrets::api_key(&model.provider.id).ok(),
-        Some(_) => Some(ponder_core::secrets::api_key(&model.provider.id)?),
-    };
-    if let Some(replaced) = &replaces {
-        let replaced = state.store()?.message(replaced)?;
-        if request.conversation_id.as_deref() != Some(replaced.conversation_id.as_str()) {
-            return Err(IpcError::new(
-                IpcErrorCode::InvalidInput,
-                "That message belongs to another conversation.",
-            ));
-        }
-    }
-    let conversation = match &request.conversation_id {
-        Some(id) => state.store()?.conversation(id)?,
-        None => state.store()?.create_conversation(NewConversation {
-            title: ponder_core::store::title_from(&text),
-            provider: Some(model.provider.id.clone()),
-            model: Some(model.id.clone()),
-            settings: ReasoningSettings {
-                choice: request.choice,
-                ..ReasoningSettings::default()
-            },
-        })?,
-    };
-    if conversation.title == "New conversation" {
-        state
-            .store()?
-            .rename_conversation(&conversation.id, &ponder_core::store::title_from(&text))?;
-    }
-    state
-        .store()?
-        .set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
-    let mut conversation_settings = conversation.settings.clone();
-    if conversation_settings.choice != request.choice {
-        conversation_settings.choice = request.choice;
-        state
-            .store()?
-            .set_conversation_settings(&conversation.id, &conversation_settings)?;
-    }
+    let turn = run::setup(
+        &*state.store()?,
+        &settings.catalog(),
+        &settings.reasoning_overrides,
+        Ask {
+            provider: &request.provider,
+            model: &request.model,
+            text: &request.text,
+            conversation_id: request.conversation_id.as_deref(),
+            choice: Some(request.choice),
+            once: request.once,
+            replaces: replaces.as_deref(),
+            base_url: settings.base_url(&request.provider),
+            ..Ask::default()
+        },
+    )?;
     let run_id = ponder_core::store::new_id();
     let cancel = CancellationToken::new();
     state
@@ -191,7 +154,7 @@ fn start(
 
     let sent = Sent {
         run_id: run_id.clone(),
-        conversation_id: conversation.id.clone(),
+        conversation_id: turn.conversation.id.clone(),
     };
     let store = state.store()?.clone();
     let client = state.client.clone();
@@ -199,8 +162,6 @@ fn start(
         idle_timeout: settings.stall_timeout(),
         ..state.http.clone()
     };
-    let base_url = settings.base_url(&model.provider.id).map(str::to_owned);
-    let choice = request.once.unwrap_or(request.choice);
     let keep_thoughts = settings.store_thoughts;
     let app_for_task = app.clone();
     tauri::async_runtime::spawn(async move {
@@ -229,36 +190,20 @@ fn start(
                 }
             })
         };
-        let overrides = settings.reasoning_overrides.clone();
-        let turn = TurnRequest {
-            model: &model,
-            choice,
-            overrides: &overrides,
-            settings: &conversation_settings,
-            system: conversation_settings
-                .system_prompt
-                .as_deref()
-                .filter(|s| !s.trim().is_empty()),
-            history: &[],
-            base_url: base_url.as_deref(),
-            api: conversation_settings.api,
-            api_key: api_key.as_deref(),
-            context_tokens: 0,
-        };
         let options = RecordOptions {
             keep_thoughts,
             ..RecordOptions::default()
         };
+        let runner = Runner {
+            client: &client,
+            http: &http,
+            store: &store,
+        };
         let result = run_recorded(
-            &client,
-            &http,
-            &store,
-            &conversation.id,
-            Question {
-                text: &text,
-                replaces: replaces.as_deref(),
-            },
-            turn,
+            runner,
+            &turn.conversation.id,
+            turn.question(),
+            turn.request(),
             options,
             cancel,
             |event| {
@@ -309,7 +254,7 @@ fn start(
                 message: Some(MessageView::unsaved(
                     &message_id,
                     &outcome,
-                    choice,
+                    turn.choice,
                     Vec::new(),
                 )),
             },

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
-use crate::ipc::{ModelSource, ModelView, RefreshReport, TranslatePreview};
+use crate::ipc::{ModelView, RefreshReport, TranslatePreview};
 use crate::state::AppState;
+use ponder_core::reasoning::catalog::ModelSource;
 
 /// The models the picker offers for the enabled providers: the real ids of the model list
 /// (retired ones left out), what each provider listed live, and what the user added, each
@@ -35,26 +36,15 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
         .filter(|p| settings.provider_enabled(&p.id))
     {
         let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
-        // Ids only: each is read through its rule once, below.
-        let listed = model_list::ModelList::builtin()
-            .offered(&provider.id, &today)
-            .map(|m| (m.id.clone(), None, ModelSource::Catalog));
-        let live = live
-            .get(&provider.id)
-            .into_iter()
-            .flatten()
-            .map(|m| (m.id.clone(), m.name.clone(), ModelSource::Live));
-        let added = settings
-            .added_models(&provider.id)
-            .iter()
-            .map(|id| (id.clone(), None, ModelSource::Added));
-        let mut seen = std::collections::HashSet::new();
-        for (id, live_name, source) in listed.chain(live).chain(added) {
-            if !seen.insert(id.to_ascii_lowercase()) {
-                continue;
-            }
-            let model = catalog.resolve(Some(&provider.id), &id)?;
-            models.push(model_view(&model, live_name, source, needs_key));
+        let live = live.get(&provider.id).map_or(&[][..], Vec::as_slice);
+        let added = settings.added_models(&provider.id);
+        for offered in catalog.offer(&provider.id, &today, live, added)? {
+            models.push(model_view(
+                &offered.model,
+                offered.live_name,
+                offered.source,
+                needs_key,
+            ));
         }
     }
     Ok(models)

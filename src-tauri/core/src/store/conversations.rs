@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::{Result, Store, StoreError, new_id, now_ms};
 use crate::reasoning::settings::ReasoningSettings;
 
+/// The title of a conversation until its first message names it.
+pub const UNTITLED: &str = "New conversation";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Conversation {
@@ -185,7 +188,7 @@ pub(super) fn create_tx(
     now: i64,
 ) -> Result<Conversation> {
     let title = if new.title.trim().is_empty() {
-        "New conversation".to_owned()
+        UNTITLED.to_owned()
     } else {
         new.title.trim().to_owned()
     };

@@ -226,12 +226,14 @@ impl Store {
             }];
             insert_tx(
                 tx,
-                &id,
-                conversation_id,
-                Role::User,
-                MessageStatus::Complete,
-                &parts,
-                None,
+                &NewRow {
+                    id: &id,
+                    conversation_id,
+                    role: Role::User,
+                    status: MessageStatus::Complete,
+                    parts: &parts,
+                    origin: None,
+                },
                 now,
             )?;
             touch_tx(tx, conversation_id, now)?;
@@ -252,12 +254,14 @@ impl Store {
             let now = now_ms();
             insert_tx(
                 tx,
-                &id,
-                conversation_id,
-                Role::Assistant,
-                MessageStatus::Streaming,
-                &[],
-                Some((origin, choice)),
+                &NewRow {
+                    id: &id,
+                    conversation_id,
+                    role: Role::Assistant,
+                    status: MessageStatus::Streaming,
+                    parts: &[],
+                    origin: Some((origin, choice)),
+                },
                 now,
             )?;
             tx.execute(
@@ -450,17 +454,26 @@ impl Store {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn insert_tx(
-    tx: &Transaction<'_>,
-    id: &str,
-    conversation_id: &str,
+/// A message row about to be written.
+struct NewRow<'a> {
+    id: &'a str,
+    conversation_id: &'a str,
     role: Role,
     status: MessageStatus,
-    parts: &[Part],
-    origin: Option<(&Origin, Choice)>,
-    now: i64,
-) -> Result<()> {
+    parts: &'a [Part],
+    /// The model and level of an answer.
+    origin: Option<(&'a Origin, Choice)>,
+}
+
+fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
+    let NewRow {
+        id,
+        conversation_id,
+        role,
+        status,
+        parts,
+        origin,
+    } = *row;
     let seq: i64 = tx.query_row(
         "SELECT coalesce(max(seq), -1) + 1 FROM messages WHERE conversation_id = ?1",
         [conversation_id],

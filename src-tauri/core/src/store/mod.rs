@@ -15,7 +15,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::Connection;
 
-pub use conversations::{Conversation, ConversationSummary, NewConversation, title_from};
+pub use conversations::{Conversation, ConversationSummary, NewConversation, UNTITLED, title_from};
 pub use import::{ConversationRecord, InsertError};
 pub use messages::{MessageStatus, StoredMessage, TurnRecord};
 pub use migrations::{LATEST_VERSION, migrations};

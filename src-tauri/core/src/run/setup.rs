@@ -1,0 +1,163 @@
+//! From what the user asked — a model, a level, a conversation, a message — to the turn
+//! that answers it: the model found in the catalog, its key, the conversation found or
+//! started, and the settings the turn runs with. The desktop app and the command line both
+//! start a turn here, so they cannot come to differ.
+
+use super::{Question, TurnRequest};
+use crate::reasoning::catalog::{Catalog, LookupError, ModelInfo};
+use crate::reasoning::choice::Choice;
+use crate::reasoning::overrides::Overrides;
+use crate::reasoning::plan::Api;
+use crate::reasoning::settings::ReasoningSettings;
+use crate::secrets::SecretError;
+use crate::store::{Conversation, NewConversation, Store, StoreError, UNTITLED, title_from};
+
+/// What the user asked for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ask<'a> {
+    pub provider: &'a str,
+    pub model: &'a str,
+    pub text: &'a str,
+    /// The conversation to continue; none starts a new one.
+    pub conversation_id: Option<&'a str>,
+    /// The conversation's level from now on (kept with it).
+    pub choice: Option<Choice>,
+    /// The level for this turn only.
+    pub once: Option<Choice>,
+    /// A stored question this one takes the place of, with everything after it.
+    pub replaces: Option<&'a str>,
+    /// For this turn, instead of the conversation's own system prompt.
+    pub system: Option<&'a str>,
+    /// For this turn, instead of the conversation's choice of API.
+    pub api: Option<Api>,
+    /// Instead of the provider's address.
+    pub base_url: Option<&'a str>,
+}
+
+/// A turn ready to run: everything `run_recorded` needs, owned.
+#[derive(Debug, Clone)]
+pub struct TurnSetup {
+    pub model: ModelInfo,
+    pub conversation: Conversation,
+    /// The conversation's settings, as the turn uses them.
+    pub settings: ReasoningSettings,
+    /// The level this turn runs at.
+    pub choice: Choice,
+    pub api_key: Option<String>,
+    pub overrides: Overrides,
+    text: String,
+    replaces: Option<String>,
+    system: Option<String>,
+    api: Option<Api>,
+    base_url: Option<String>,
+}
+
+impl TurnSetup {
+    pub fn request(&self) -> TurnRequest<'_> {
+        TurnRequest {
+            model: &self.model,
+            choice: self.choice,
+            overrides: &self.overrides,
+            settings: &self.settings,
+            system: self.system.as_deref(),
+            history: &[],
+            base_url: self.base_url.as_deref(),
+            api: self.api,
+            api_key: self.api_key.as_deref(),
+            context_tokens: 0,
+        }
+    }
+
+    pub fn question(&self) -> Question<'_> {
+        Question {
+            text: &self.text,
+            replaces: self.replaces.as_deref(),
+        }
+    }
+}
+
+/// Why a turn could not start. Nothing has been stored or sent when this is returned,
+/// except a new conversation's row.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error("the message is empty")]
+    Empty,
+    #[error("that message belongs to another conversation")]
+    Elsewhere,
+    #[error(transparent)]
+    Model(#[from] LookupError),
+    #[error(transparent)]
+    Key(#[from] SecretError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Checks everything a turn needs — the message, the model, the key, the replaced
+/// question — before the conversation is touched, then finds or starts it and keeps the
+/// chosen model (and level) with it.
+pub fn setup(
+    store: &Store,
+    catalog: &Catalog,
+    overrides: &Overrides,
+    ask: Ask<'_>,
+) -> Result<TurnSetup, SetupError> {
+    let text = ask.text.trim();
+    if text.is_empty() {
+        return Err(SetupError::Empty);
+    }
+    let model = catalog.resolve(Some(ask.provider), ask.model)?;
+    let api_key = match &model.provider.api_key_env {
+        // Local servers take no key, but use one if it is there.
+        None => crate::secrets::api_key(&model.provider.id).ok(),
+        Some(_) => Some(crate::secrets::api_key(&model.provider.id)?),
+    };
+    if let Some(replaced) = ask.replaces {
+        let replaced = store.message(replaced)?;
+        if ask.conversation_id != Some(replaced.conversation_id.as_str()) {
+            return Err(SetupError::Elsewhere);
+        }
+    }
+    let conversation = match ask.conversation_id {
+        Some(id) => store.conversation(id)?,
+        None => store.create_conversation(NewConversation {
+            title: title_from(text),
+            provider: Some(model.provider.id.clone()),
+            model: Some(model.id.clone()),
+            settings: ReasoningSettings {
+                choice: ask.choice.unwrap_or_default(),
+                ..ReasoningSettings::default()
+            },
+        })?,
+    };
+    if conversation.title == UNTITLED {
+        store.rename_conversation(&conversation.id, &title_from(text))?;
+    }
+    store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
+    let mut settings = conversation.settings.clone();
+    if let Some(choice) = ask.choice
+        && choice != settings.choice
+    {
+        settings.choice = choice;
+        store.set_conversation_settings(&conversation.id, &settings)?;
+    }
+    let choice = ask.once.unwrap_or(settings.choice);
+    let system = ask
+        .system
+        .or(settings.system_prompt.as_deref())
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_owned);
+    let api = ask.api.or(settings.api);
+    Ok(TurnSetup {
+        model,
+        conversation,
+        settings,
+        choice,
+        api_key,
+        overrides: overrides.clone(),
+        text: text.to_owned(),
+        replaces: ask.replaces.map(str::to_owned),
+        system,
+        api,
+        base_url: ask.base_url.map(str::to_owned),
+    })
+}

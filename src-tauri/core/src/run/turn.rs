@@ -1,0 +1,210 @@
+//! Running one turn against its provider: send, read the stream, fold it into the answer.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use tokio_util::sync::CancellationToken;
+
+use super::{Outcome, Prepared, RunEvent, TurnRequest, prepare};
+use crate::chat::{ChatEvent, Origin, StopReason};
+use crate::draft::Draft;
+use crate::providers::error::{ErrorKind, ProviderError};
+use crate::providers::http::{self, Attempt, HttpConfig};
+use crate::providers::mapper_for;
+use crate::providers::stream::StreamDecoder;
+
+/// Runs one turn and returns its outcome; the events reach `on_event` as they arrive.
+pub async fn run_turn(
+    client: &reqwest::Client,
+    config: &HttpConfig,
+    request: TurnRequest<'_>,
+    cancel: CancellationToken,
+    on_event: impl FnMut(RunEvent<'_>),
+) -> Outcome {
+    let draft = Mutex::new(Draft::new(
+        origin_of(&request),
+        crate::chat::ThoughtSource::Reasoning,
+    ));
+    run_turn_into(client, config, request, cancel, &draft, on_event).await
+}
+
+/// `run_turn` folding into a draft the caller can read while the turn runs (to save the
+/// answer as it grows) — so each event is folded once. The lock is never held while
+/// `on_event` runs, and `draft` holds the whole answer whatever the outcome.
+pub async fn run_turn_into(
+    client: &reqwest::Client,
+    config: &HttpConfig,
+    request: TurnRequest<'_>,
+    cancel: CancellationToken,
+    draft: &Mutex<Draft>,
+    mut on_event: impl FnMut(RunEvent<'_>),
+) -> Outcome {
+    let started = Instant::now();
+    let model = request.model;
+    let provider = model.provider.id.as_str();
+    let elapsed = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let Prepared {
+        plan,
+        http: http_request,
+        notices,
+    } = match prepare(&request) {
+        Ok(prepared) => prepared,
+        Err(err) => {
+            let error = ProviderError::new(provider, ErrorKind::BadRequest, err.to_string());
+            return fail(draft, error, 0, &mut on_event);
+        }
+    };
+    on_event(RunEvent::Plan(&plan));
+    for notice in notices {
+        on_event(RunEvent::Notice(notice));
+    }
+    let mapper = mapper_for(model, &plan);
+    lock(draft).set_default_source(mapper.default_source());
+    let mut decoder = StreamDecoder::new(mapper);
+
+    let mut response =
+        match http::send(client, provider, &http_request, config, &cancel, |notice| {
+            on_event(RunEvent::Retry(notice.clone()));
+        })
+        .await
+        {
+            Ok(response) => response,
+            Err(Attempt::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
+            Err(Attempt::Failed(error)) => return fail(draft, error, elapsed(), &mut on_event),
+        };
+    let html = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/html"));
+    if html {
+        let error = ProviderError::decode(
+            provider,
+            "the provider answered with a web page instead of a stream; check the base URL",
+        );
+        return fail(draft, error, elapsed(), &mut on_event);
+    }
+
+    let mut raw = Vec::new();
+    let mut normalised = Vec::new();
+    loop {
+        let chunk = match http::next_chunk(&mut response, provider, config, &cancel).await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break,
+            Err(stopped) => {
+                // Keep what was held back (a partial tag); an unfinished turn is not
+                // something to replay to the provider.
+                decoder.finish(&mut raw);
+                forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+                return match stopped {
+                    Attempt::Cancelled => cancelled(draft, elapsed(), &mut on_event),
+                    Attempt::Failed(error) => fail(draft, error, elapsed(), &mut on_event),
+                };
+            }
+        };
+        decoder.feed(&chunk, &mut raw);
+        let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
+        forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+        if errored {
+            // An error inside the stream (even a 200 one) ends the turn; what came before stays.
+            decoder.finish(&mut raw);
+            raw.retain(|e| !matches!(e, ChatEvent::Error(_)));
+            forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+            return Outcome::Failed(finish(draft, elapsed(), None, &mut on_event));
+        }
+    }
+    let replay = decoder.finish(&mut raw);
+    forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+    let incomplete = !decoder.completed() && lock(draft).stop().is_none();
+    if incomplete {
+        let error = ProviderError::network(
+            provider,
+            "the connection closed before the answer was complete",
+        );
+        return fail(draft, error, elapsed(), &mut on_event);
+    }
+    Outcome::Done(finish(draft, elapsed(), replay, &mut on_event))
+}
+
+pub(super) fn origin_of(request: &TurnRequest<'_>) -> Origin {
+    Origin {
+        provider: request.model.provider.id.clone(),
+        model: request.model.id.clone(),
+    }
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Folds the decoded events into the draft, then tells the caller what the draft made of
+/// them (with the lock released).
+fn forward(
+    draft: &Mutex<Draft>,
+    raw: &mut Vec<ChatEvent>,
+    normalised: &mut Vec<ChatEvent>,
+    elapsed_ms: u64,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) {
+    {
+        let mut draft = lock(draft);
+        for event in raw.drain(..) {
+            draft.apply(event, elapsed_ms, normalised);
+        }
+    }
+    for event in normalised.drain(..) {
+        on_event(RunEvent::Chat(event));
+    }
+}
+
+/// Applies one last event (a stop or an error) and reports what it produced.
+fn apply_last(
+    draft: &Mutex<Draft>,
+    event: ChatEvent,
+    elapsed_ms: u64,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) {
+    let mut events = Vec::new();
+    lock(draft).apply(event, elapsed_ms, &mut events);
+    for event in events {
+        on_event(RunEvent::Chat(event));
+    }
+}
+
+/// Closes the draft into the finished turn (the answer moves out of the shared draft).
+fn finish(
+    draft: &Mutex<Draft>,
+    elapsed_ms: u64,
+    replay: Option<crate::chat::Replay>,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> crate::draft::Turn {
+    let (turn, tail) = lock(draft).take_finished(elapsed_ms, replay);
+    for event in tail {
+        on_event(RunEvent::Chat(event));
+    }
+    turn
+}
+
+fn fail(
+    draft: &Mutex<Draft>,
+    error: ProviderError,
+    elapsed_ms: u64,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Outcome {
+    apply_last(draft, ChatEvent::Error(error), elapsed_ms, on_event);
+    Outcome::Failed(finish(draft, elapsed_ms, None, on_event))
+}
+
+fn cancelled(
+    draft: &Mutex<Draft>,
+    elapsed_ms: u64,
+    on_event: &mut impl FnMut(RunEvent<'_>),
+) -> Outcome {
+    apply_last(
+        draft,
+        ChatEvent::Stop(StopReason::Cancelled),
+        elapsed_ms,
+        on_event,
+    );
+    Outcome::Cancelled(finish(draft, elapsed_ms, None, on_event))
+}
