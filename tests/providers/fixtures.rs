@@ -45,7 +45,13 @@ fn run_whole_response(protocol: Protocol, body: &str) -> (Vec<ChatEvent>, Turn) 
     let mut raw = Vec::new();
     let replay = match protocol {
         Protocol::Anthropic => anthropic::parse_response(provider, model, body, &mut raw),
-        Protocol::Chat => openai_chat::parse_response(provider, model, true, false, body, &mut raw),
+        Protocol::Chat => openai_chat::parse_response(
+            provider,
+            model,
+            openai_chat::InlineThoughts::Tagged,
+            body,
+            &mut raw,
+        ),
         Protocol::Responses => openai_responses::parse_response(provider, model, body, &mut raw),
         Protocol::Gemini => gemini::parse_response(provider, model, body, &mut raw),
         Protocol::Ollama => {

@@ -88,9 +88,11 @@ pub fn mapper(protocol: Protocol) -> Mapper {
     let (provider, model) = ("fixture", "recorded");
     match protocol {
         Protocol::Anthropic => Mapper::Anthropic(anthropic::EventMapper::new(provider, model)),
-        Protocol::Chat => {
-            Mapper::OpenaiChat(openai_chat::EventMapper::new(provider, model, true, false))
-        }
+        Protocol::Chat => Mapper::OpenaiChat(openai_chat::EventMapper::new(
+            provider,
+            model,
+            openai_chat::InlineThoughts::Tagged,
+        )),
         Protocol::Responses => {
             Mapper::OpenaiResponses(openai_responses::EventMapper::new(provider, model))
         }

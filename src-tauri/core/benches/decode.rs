@@ -66,9 +66,11 @@ impl Protocol {
     fn mapper(self) -> Mapper {
         match self {
             Self::Anthropic => Mapper::Anthropic(anthropic::EventMapper::new(PROVIDER, MODEL)),
-            Self::Chat => {
-                Mapper::OpenaiChat(openai_chat::EventMapper::new(PROVIDER, MODEL, true, false))
-            }
+            Self::Chat => Mapper::OpenaiChat(openai_chat::EventMapper::new(
+                PROVIDER,
+                MODEL,
+                openai_chat::InlineThoughts::Tagged,
+            )),
             Self::Responses => {
                 Mapper::OpenaiResponses(openai_responses::EventMapper::new(PROVIDER, MODEL))
             }

@@ -167,10 +167,10 @@ pub async fn refresh_models(
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .insert(provider.id.clone(), ids);
             }
-            Err(ponder_core::providers::http::Attempt::Failed(err)) => {
+            Err(ponder_core::providers::http::AttemptError::Failed(err)) => {
                 failed.insert(provider.id.clone(), err.message);
             }
-            Err(ponder_core::providers::http::Attempt::Cancelled) => {}
+            Err(ponder_core::providers::http::AttemptError::Cancelled) => {}
         }
     }
     Ok(RefreshReport { listed, failed })

@@ -107,18 +107,18 @@ pub async fn send(
     config: &HttpConfig,
     cancel: &CancellationToken,
     mut on_retry: impl FnMut(&RetryNotice),
-) -> Result<reqwest::Response, Attempt> {
+) -> Result<reqwest::Response, AttemptError> {
     let mut attempt = 0;
     loop {
         let error = match attempt_once(client, provider, request, config, cancel).await {
             Ok(response) => return Ok(response),
-            Err(Attempt::Cancelled) => return Err(Attempt::Cancelled),
-            Err(Attempt::Failed(error)) => error,
+            Err(AttemptError::Cancelled) => return Err(AttemptError::Cancelled),
+            Err(AttemptError::Failed(error)) => error,
         };
         let wait = backoff(config, attempt, error.retry_after);
         let too_long = error.retry_after.is_some_and(|r| r > config.max_backoff);
         if !error.retryable() || attempt >= config.max_retries || too_long {
-            return Err(Attempt::Failed(error));
+            return Err(AttemptError::Failed(error));
         }
         attempt += 1;
         on_retry(&RetryNotice {
@@ -127,14 +127,15 @@ pub async fn send(
             error,
         });
         tokio::select! {
-            () = cancel.cancelled() => return Err(Attempt::Cancelled),
+            () = cancel.cancelled() => return Err(AttemptError::Cancelled),
             () = tokio::time::sleep(wait) => {}
         }
     }
 }
 
+/// Why an HTTP exchange ended without a response (or a chunk): it failed, or it was cancelled.
 #[derive(Debug, Clone)]
-pub enum Attempt {
+pub enum AttemptError {
     Failed(ProviderError),
     Cancelled,
 }
@@ -145,18 +146,18 @@ async fn attempt_once(
     request: &HttpRequest,
     config: &HttpConfig,
     cancel: &CancellationToken,
-) -> Result<reqwest::Response, Attempt> {
+) -> Result<reqwest::Response, AttemptError> {
     let mut headers = HeaderMap::new();
     for (name, value) in &request.headers {
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|e| {
-            Attempt::Failed(ProviderError::new(
+            AttemptError::Failed(ProviderError::new(
                 provider,
                 ErrorKind::BadRequest,
                 format!("bad header name {name}: {e}"),
             ))
         })?;
         let value = HeaderValue::from_str(value).map_err(|_| {
-            Attempt::Failed(ProviderError::new(
+            AttemptError::Failed(ProviderError::new(
                 provider,
                 ErrorKind::Auth,
                 format!("the value of header {name} is not valid (does the API key contain a line break?)"),
@@ -170,13 +171,13 @@ async fn attempt_once(
         .body(request.body.clone())
         .send();
     let response = tokio::select! {
-        () = cancel.cancelled() => return Err(Attempt::Cancelled),
+        () = cancel.cancelled() => return Err(AttemptError::Cancelled),
         result = tokio::time::timeout(config.idle_timeout, send) => match result {
-            Err(_) => return Err(Attempt::Failed(ProviderError::network(
+            Err(_) => return Err(AttemptError::Failed(ProviderError::network(
                 provider,
                 format!("no response within {} s", config.idle_timeout.as_secs()),
             ))),
-            Ok(Err(err)) => return Err(Attempt::Failed(network_error(provider, &err))),
+            Ok(Err(err)) => return Err(AttemptError::Failed(network_error(provider, &err))),
             Ok(Ok(response)) => response,
         },
     };
@@ -190,7 +191,7 @@ async fn attempt_once(
             .get("location")
             .and_then(|v| v.to_str().ok())
             .map_or_else(|| "another address".to_owned(), preview);
-        return Err(Attempt::Failed(ProviderError {
+        return Err(AttemptError::Failed(ProviderError {
             status: Some(status),
             ..ProviderError::new(
                 provider,
@@ -214,13 +215,13 @@ async fn attempt_once(
         SystemTime::now(),
     );
     let body = tokio::select! {
-        () = cancel.cancelled() => return Err(Attempt::Cancelled),
+        () = cancel.cancelled() => return Err(AttemptError::Cancelled),
         body = tokio::time::timeout(config.idle_timeout, response.bytes()) => match body {
             Ok(Ok(bytes)) => bytes.to_vec(),
             _ => Vec::new(),
         },
     };
-    Err(Attempt::Failed(from_status(
+    Err(AttemptError::Failed(from_status(
         provider,
         status,
         retry_after,
@@ -267,15 +268,15 @@ pub async fn next_chunk(
     provider: &str,
     config: &HttpConfig,
     cancel: &CancellationToken,
-) -> Result<Option<bytes::Bytes>, Attempt> {
+) -> Result<Option<bytes::Bytes>, AttemptError> {
     tokio::select! {
-        () = cancel.cancelled() => Err(Attempt::Cancelled),
+        () = cancel.cancelled() => Err(AttemptError::Cancelled),
         result = tokio::time::timeout(config.idle_timeout, response.chunk()) => match result {
-            Err(_) => Err(Attempt::Failed(ProviderError::network(
+            Err(_) => Err(AttemptError::Failed(ProviderError::network(
                 provider,
                 format!("the provider went silent for {} s in the middle of its answer", config.idle_timeout.as_secs()),
             ))),
-            Ok(Err(err)) => Err(Attempt::Failed(network_error(provider, &err))),
+            Ok(Err(err)) => Err(AttemptError::Failed(network_error(provider, &err))),
             Ok(Ok(chunk)) => Ok(chunk),
         },
     }

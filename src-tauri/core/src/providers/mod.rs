@@ -83,12 +83,13 @@ pub fn mapper_for(model: &ModelInfo, plan: &Plan) -> stream::Mapper {
         (_, Endpoint::Responses) => {
             stream::Mapper::OpenaiResponses(openai_responses::EventMapper::new(provider, id))
         }
-        // OpenAI itself never inlines thoughts; everyone else may.
-        _ => stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(
-            provider,
-            id,
-            model.provider.id != "openai",
-            model.think_tags,
-        )),
+        _ => {
+            let inline = match (model.provider.inline_thoughts, model.think_tags) {
+                (false, _) => openai_chat::InlineThoughts::None,
+                (true, false) => openai_chat::InlineThoughts::Tagged,
+                (true, true) => openai_chat::InlineThoughts::TaggedFromStart,
+            };
+            stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(provider, id, inline))
+        }
     }
 }

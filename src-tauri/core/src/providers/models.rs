@@ -6,7 +6,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::error::{ProviderError, from_status};
-use super::http::{Attempt, HttpConfig, network_error};
+use super::http::{AttemptError, HttpConfig, network_error};
 use crate::reasoning::catalog::{Protocol, ProviderEntry};
 use crate::reasoning::model_list::is_chat_model;
 
@@ -88,7 +88,7 @@ pub async fn list_live(
     api_key: Option<&str>,
     config: &HttpConfig,
     cancel: &CancellationToken,
-) -> Result<Vec<LiveModel>, Attempt> {
+) -> Result<Vec<LiveModel>, AttemptError> {
     let url = list_url(provider, base_url.unwrap_or(&provider.base_url));
     let mut request = client.get(&url);
     if let Some(key) = api_key {
@@ -102,10 +102,10 @@ pub async fn list_live(
     }
     let id = provider.id.as_str();
     let response = tokio::select! {
-        () = cancel.cancelled() => return Err(Attempt::Cancelled),
+        () = cancel.cancelled() => return Err(AttemptError::Cancelled),
         r = tokio::time::timeout(config.connect_timeout * 2, request.send()) => match r {
-            Err(_) => return Err(Attempt::Failed(ProviderError::network(id, "the model list did not come in time"))),
-            Ok(Err(err)) => return Err(Attempt::Failed(network_error(id, &err))),
+            Err(_) => return Err(AttemptError::Failed(ProviderError::network(id, "the model list did not come in time"))),
+            Ok(Err(err)) => return Err(AttemptError::Failed(network_error(id, &err))),
             Ok(Ok(response)) => response,
         },
     };
@@ -113,12 +113,12 @@ pub async fn list_live(
     let body = response
         .bytes()
         .await
-        .map_err(|e| Attempt::Failed(network_error(id, &e)))?;
+        .map_err(|e| AttemptError::Failed(network_error(id, &e)))?;
     if !(200..300).contains(&status) {
-        return Err(Attempt::Failed(from_status(id, status, None, &body)));
+        return Err(AttemptError::Failed(from_status(id, status, None, &body)));
     }
     let value: Value = serde_json::from_slice(&body)
-        .map_err(|e| Attempt::Failed(ProviderError::unreadable_response(id, &e)))?;
+        .map_err(|e| AttemptError::Failed(ProviderError::unreadable_response(id, &e)))?;
     Ok(parse_model_list(provider.protocol, &value))
 }
 

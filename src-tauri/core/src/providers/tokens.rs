@@ -35,7 +35,7 @@ impl std::fmt::Debug for Counter {
 
 impl Counter {
     pub fn for_model(model: &ModelInfo) -> Self {
-        if model.provider.id == "openai" {
+        if model.provider.tokenizer == Some(crate::reasoning::catalog::Tokenizer::O200k) {
             static O200K: OnceLock<Option<CoreBPE>> = OnceLock::new();
             if let Some(bpe) = O200K.get_or_init(|| tiktoken_rs::o200k_base().ok()) {
                 return Self::Tiktoken(bpe);

@@ -190,7 +190,7 @@ pub enum Shows {
 /// What must be sent back of a model's thinking on later turns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Replay {
+pub enum ReplayRule {
     /// Nothing; the provider keeps no reasoning across turns (OpenAI Chat Completions).
     None,
     /// Anthropic thinking and redacted blocks, verbatim with their signatures, on tool turns.
@@ -225,7 +225,7 @@ pub struct ModelRule {
     pub max_output: u32,
     pub thinking: Thinking,
     pub shows: Shows,
-    pub replay: Replay,
+    pub replay: ReplayRule,
     /// What the model does when no reasoning parameter is sent, for the picker.
     pub default: String,
     /// Anthropic: needs the interleaved-thinking beta header to think between tool calls.
@@ -257,7 +257,25 @@ pub struct ProviderEntry {
     /// most OpenAI-compatible servers), so fitting the history must leave room for it. OpenAI
     /// and Gemini limit the input on its own.
     pub output_shares_window: bool,
+    /// Whether answers may carry thoughts inline as `<think>` tags (everyone but OpenAI).
+    #[serde(default = "yes")]
+    pub inline_thoughts: bool,
+    /// The tokenizer its models count with, where one is known and shipped: `o200k`.
+    #[serde(default)]
+    pub tokenizer: Option<Tokenizer>,
     pub generic: GenericRule,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A tokenizer Ponder can count with exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tokenizer {
+    /// OpenAI's `o200k_base` (GPT-4o, GPT-5, the o-series).
+    O200k,
 }
 
 /// How a provider treats a model the catalog does not know (rules §4).
@@ -267,7 +285,7 @@ pub struct GenericRule {
     pub max_output: u32,
     pub thinking: Thinking,
     pub shows: Shows,
-    pub replay: Replay,
+    pub replay: ReplayRule,
 }
 
 /// A server the user added: any OpenAI-compatible (or Anthropic-, Gemini- or Ollama-shaped)
@@ -349,7 +367,7 @@ pub struct ModelInfo {
     pub max_output: u32,
     pub thinking: Thinking,
     pub shows: Shows,
-    pub replay: Replay,
+    pub replay: ReplayRule,
     pub default: String,
     pub interleaved_header: bool,
     pub think_tags: bool,
@@ -467,7 +485,7 @@ impl Catalog {
                     replay: if reasons {
                         generic.replay
                     } else {
-                        Replay::None
+                        ReplayRule::None
                     },
                     default: if reasons { "unknown" } else { "none" }.to_owned(),
                     interleaved_header: false,
@@ -522,6 +540,9 @@ impl Catalog {
                 api_key_env: c.needs_key.then(|| crate::secrets::env_var(&c.id)),
                 responses_api: c.protocol == Protocol::OpenaiResponses,
                 output_shares_window: preset.output_shares_window,
+                // Whatever it serves may inline thoughts, and its tokenizer is unknown.
+                inline_thoughts: true,
+                tokenizer: None,
                 generic: preset.generic.clone(),
             });
         }

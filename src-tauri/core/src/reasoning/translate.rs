@@ -56,7 +56,7 @@ pub fn translate(
     let target = apply_overrides(choice, model, overrides)?;
     let endpoint = endpoint(model, ctx);
 
-    let mut out = Draft::new(model, ctx, endpoint);
+    let mut out = PlanBuilder::new(model, ctx, endpoint);
     match target {
         Target::ProviderDefault => out.provider_default(),
         Target::DisabledBy(scope) => out.disabled_by(&scope),
@@ -173,7 +173,7 @@ fn switched_line(model: &ModelInfo, endpoint: Endpoint) -> String {
 }
 
 /// The plan being built.
-struct Draft<'a> {
+struct PlanBuilder<'a> {
     model: &'a ModelInfo,
     ctx: &'a TurnContext,
     endpoint: Endpoint,
@@ -187,7 +187,7 @@ struct Draft<'a> {
     notes: Vec<String>,
 }
 
-impl<'a> Draft<'a> {
+impl<'a> PlanBuilder<'a> {
     fn new(model: &'a ModelInfo, ctx: &'a TurnContext, endpoint: Endpoint) -> Self {
         Self {
             model,

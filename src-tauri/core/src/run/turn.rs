@@ -9,7 +9,7 @@ use super::{Outcome, Prepared, RunEvent, TurnRequest, prepare};
 use crate::chat::{ChatEvent, Origin, StopReason};
 use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
-use crate::providers::http::{self, Attempt, HttpConfig};
+use crate::providers::http::{self, AttemptError, HttpConfig};
 use crate::providers::mapper_for;
 use crate::providers::stream::StreamDecoder;
 
@@ -69,8 +69,10 @@ pub async fn run_turn_into(
         .await
         {
             Ok(response) => response,
-            Err(Attempt::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
-            Err(Attempt::Failed(error)) => return fail(draft, error, elapsed(), &mut on_event),
+            Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
+            Err(AttemptError::Failed(error)) => {
+                return fail(draft, error, elapsed(), &mut on_event);
+            }
         };
     let html = response
         .headers()
@@ -97,8 +99,8 @@ pub async fn run_turn_into(
                 decoder.finish(&mut raw);
                 forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
                 return match stopped {
-                    Attempt::Cancelled => cancelled(draft, elapsed(), &mut on_event),
-                    Attempt::Failed(error) => fail(draft, error, elapsed(), &mut on_event),
+                    AttemptError::Cancelled => cancelled(draft, elapsed(), &mut on_event),
+                    AttemptError::Failed(error) => fail(draft, error, elapsed(), &mut on_event),
                 };
             }
         };

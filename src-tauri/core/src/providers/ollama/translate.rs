@@ -162,7 +162,8 @@ pub fn to_wire(
                 let mut out = json!({ "role": "assistant", "content": message.text() });
                 let thoughts = thought_text(message);
                 let wanted = kept[i] && !thoughts.is_empty();
-                if wanted && input.model.replay == crate::reasoning::catalog::Replay::NeverSend {
+                if wanted && input.model.replay == crate::reasoning::catalog::ReplayRule::NeverSend
+                {
                     crate::providers::request::note(
                         &mut notices,
                         format!(

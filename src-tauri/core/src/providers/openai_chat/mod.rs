@@ -4,4 +4,4 @@
 pub mod translate;
 pub mod wire;
 
-pub use translate::{EventMapper, parse_response};
+pub use translate::{EventMapper, InlineThoughts, parse_response};

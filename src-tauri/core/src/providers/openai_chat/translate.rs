@@ -25,6 +25,19 @@ struct PendingCall {
     arguments: String,
 }
 
+/// Whether the answer's text may carry thoughts inline, besides `reasoning_content`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InlineThoughts {
+    /// The text is the answer (OpenAI).
+    #[default]
+    None,
+    /// `<think>…</think>` in the text is thought.
+    Tagged,
+    /// As `Tagged`, but the model's template opened `<think>` already: the text starts
+    /// inside the thoughts.
+    TaggedFromStart,
+}
+
 #[derive(Debug)]
 pub struct EventMapper {
     provider: String,
@@ -45,13 +58,18 @@ pub struct EventMapper {
 }
 
 impl EventMapper {
-    /// `think_tags`: split inline `<think>` reasoning out of the content; `prefilled` when the
-    /// model's template opens the tag itself (R1-style output that starts inside reasoning).
-    pub fn new(provider: &str, model: &str, think_tags: bool, prefilled: bool) -> Self {
+    pub fn new(provider: &str, model: &str, inline: InlineThoughts) -> Self {
+        let splitter = match inline {
+            InlineThoughts::None => None,
+            InlineThoughts::Tagged => Some(ThinkSplitter::new("<think>", "</think>", false)),
+            InlineThoughts::TaggedFromStart => {
+                Some(ThinkSplitter::new("<think>", "</think>", true))
+            }
+        };
         Self {
             provider: provider.to_owned(),
             model: model.to_owned(),
-            splitter: think_tags.then(|| ThinkSplitter::new("<think>", "</think>", prefilled)),
+            splitter,
             segments: Vec::new(),
             content: String::new(),
             reasoning: String::new(),
@@ -344,14 +362,13 @@ impl EventMapper {
 pub fn parse_response(
     provider: &str,
     model: &str,
-    think_tags: bool,
-    prefilled: bool,
+    inline: InlineThoughts,
     body: &str,
     out: &mut Vec<ChatEvent>,
 ) -> Result<Option<Replay>, ProviderError> {
     let chunk: Chunk =
         serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
-    let mut mapper = EventMapper::new(provider, model, think_tags, prefilled);
+    let mut mapper = EventMapper::new(provider, model, inline);
     let mut stops = Vec::new();
     mapper.on_chunk(chunk, true, &mut stops);
     // Usage and the stop reason come after the content, as they do in a stream.
@@ -412,7 +429,7 @@ pub fn to_wire(
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
     use crate::providers::request::{apply_plan, note, note_foreign};
-    use crate::reasoning::catalog::Replay as Rule;
+    use crate::reasoning::catalog::ReplayRule as Rule;
 
     let kept = kept_by_settings(input.history, input.settings);
     let rule = input.model.replay;
@@ -561,7 +578,7 @@ mod tests {
 
     #[test]
     fn a_huge_tool_call_index_keys_one_call_instead_of_sizing_a_list() {
-        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
         let mut out = Vec::new();
         mapper.on_data(
             &chunk_with_call(1_000_000_000, "call_1", "{\"q\":"),
@@ -583,7 +600,7 @@ mod tests {
 
     #[test]
     fn calls_come_out_in_index_order_and_too_many_end_the_turn() {
-        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
         let mut out = Vec::new();
         mapper.on_data(&chunk_with_call(7, "b", "{}"), &mut out);
         mapper.on_data(&chunk_with_call(3, "a", "{}"), &mut out);
@@ -597,7 +614,7 @@ mod tests {
             .collect();
         assert_eq!(ids, ["a", "b"]);
 
-        let mut mapper = EventMapper::new("openai", "gpt-4.1", false, false);
+        let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
         let mut out = Vec::new();
         for index in 0..(MAX_TOOL_CALLS as u64 + 10) {
             mapper.on_data(&chunk_with_call(index * 1_000_003, "c", "{}"), &mut out);
