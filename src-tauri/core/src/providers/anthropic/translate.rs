@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::wire::{Delta, Response, StreamEvent, WireUsage};
+use super::wire::{Delta, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
 
@@ -29,7 +29,7 @@ pub struct EventMapper {
     provider: String,
     model: String,
     blocks: Vec<(usize, Block)>,
-    done: bool,
+    pub(super) done: bool,
 }
 
 impl EventMapper {
@@ -91,7 +91,12 @@ impl EventMapper {
         }
     }
 
-    fn start_block(&mut self, index: usize, content_block: Value, out: &mut Vec<ChatEvent>) {
+    pub(super) fn start_block(
+        &mut self,
+        index: usize,
+        content_block: Value,
+        out: &mut Vec<ChatEvent>,
+    ) {
         let Value::Object(raw) = content_block else {
             return;
         };
@@ -189,7 +194,7 @@ impl EventMapper {
         }
     }
 
-    fn stop_block(&mut self, index: usize, out: &mut Vec<ChatEvent>) {
+    pub(super) fn stop_block(&mut self, index: usize, out: &mut Vec<ChatEvent>) {
         let Some(block) = self.block(index) else {
             return;
         };
@@ -254,31 +259,7 @@ impl EventMapper {
     }
 }
 
-/// A whole response, as the same events a stream would give.
-pub fn parse_response(
-    provider: &str,
-    model: &str,
-    body: &str,
-    out: &mut Vec<ChatEvent>,
-) -> Result<Option<Replay>, ProviderError> {
-    let response: Response =
-        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
-    let mut mapper = EventMapper::new(provider, response.model.as_deref().unwrap_or(model));
-    for (index, block) in response.content.into_iter().enumerate() {
-        mapper.start_block(index, block, out);
-        mapper.stop_block(index, out);
-    }
-    if let Some(usage) = response.usage {
-        out.push(ChatEvent::Usage(usage_of(usage)));
-    }
-    if let Some(reason) = response.stop_reason {
-        out.push(ChatEvent::Stop(stop_reason(&reason)));
-    }
-    mapper.done = true;
-    Ok(mapper.finish())
-}
-
-fn usage_of(usage: WireUsage) -> Usage {
+pub(super) fn usage_of(usage: WireUsage) -> Usage {
     Usage {
         input: usage.input_tokens,
         output: usage.output_tokens,
@@ -287,7 +268,7 @@ fn usage_of(usage: WireUsage) -> Usage {
     }
 }
 
-fn stop_reason(reason: &str) -> StopReason {
+pub(super) fn stop_reason(reason: &str) -> StopReason {
     match reason {
         "end_turn" | "stop_sequence" => StopReason::End,
         "max_tokens" | "model_context_window_exceeded" => StopReason::MaxTokens {

@@ -3,6 +3,10 @@
 //! <https://ai.google.dev/gemini-api/docs/thought-signatures>
 
 pub mod translate;
+#[cfg(any(test, feature = "whole-responses"))]
+mod whole;
 pub mod wire;
 
-pub use translate::{EventMapper, parse_response};
+pub use translate::EventMapper;
+#[cfg(any(test, feature = "whole-responses"))]
+pub use whole::parse_response;

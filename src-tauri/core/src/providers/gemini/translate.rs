@@ -39,7 +39,7 @@ impl EventMapper {
         }
     }
 
-    fn on_chunk(&mut self, chunk: Chunk, out: &mut Vec<ChatEvent>) {
+    pub(super) fn on_chunk(&mut self, chunk: Chunk, out: &mut Vec<ChatEvent>) {
         if let Some(model) = chunk.model_version {
             self.model = model;
         }
@@ -169,28 +169,6 @@ impl EventMapper {
     pub fn completed(&self) -> bool {
         self.done
     }
-}
-
-/// A whole response, as the same events a stream would give.
-pub fn parse_response(
-    provider: &str,
-    model: &str,
-    body: &str,
-    out: &mut Vec<ChatEvent>,
-) -> Result<Option<Replay>, ProviderError> {
-    let chunk: Chunk =
-        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
-    let mut mapper = EventMapper::new(provider, model);
-    let mut events = Vec::new();
-    mapper.on_chunk(chunk, &mut events);
-    // Close thinking before usage and the stop, as a stream would.
-    let (tail, body): (Vec<_>, Vec<_>) = events
-        .into_iter()
-        .partition(|e| matches!(e, ChatEvent::Stop(_) | ChatEvent::Usage(_)));
-    out.extend(body);
-    let replay = mapper.finish(out);
-    out.extend(tail);
-    Ok(replay)
 }
 
 fn usage_of(usage: UsageMetadata) -> Usage {

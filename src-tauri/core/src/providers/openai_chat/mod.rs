@@ -2,6 +2,10 @@
 //! <https://platform.openai.com/docs/api-reference/chat>
 
 pub mod translate;
+#[cfg(any(test, feature = "whole-responses"))]
+mod whole;
 pub mod wire;
 
-pub use translate::{EventMapper, InlineThoughts, parse_response};
+pub use translate::{EventMapper, InlineThoughts};
+#[cfg(any(test, feature = "whole-responses"))]
+pub use whole::parse_response;

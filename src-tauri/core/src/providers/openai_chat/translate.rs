@@ -54,7 +54,7 @@ pub struct EventMapper {
     too_many_calls: bool,
     /// An encrypted reasoning piece arrived in the chunk being read.
     encrypted: bool,
-    done: bool,
+    pub(super) done: bool,
 }
 
 impl EventMapper {
@@ -98,7 +98,7 @@ impl EventMapper {
         }
     }
 
-    fn on_chunk(&mut self, chunk: Chunk, whole: bool, out: &mut Vec<ChatEvent>) {
+    pub(super) fn on_chunk(&mut self, chunk: Chunk, whole: bool, out: &mut Vec<ChatEvent>) {
         if let Some(model) = chunk.model.filter(|m| !m.is_empty()) {
             self.model = model;
         }
@@ -356,30 +356,6 @@ impl EventMapper {
     pub fn completed(&self) -> bool {
         self.done
     }
-}
-
-/// A whole response, as the same events a stream would give.
-pub fn parse_response(
-    provider: &str,
-    model: &str,
-    inline: InlineThoughts,
-    body: &str,
-    out: &mut Vec<ChatEvent>,
-) -> Result<Option<Replay>, ProviderError> {
-    let chunk: Chunk =
-        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
-    let mut mapper = EventMapper::new(provider, model, inline);
-    let mut stops = Vec::new();
-    mapper.on_chunk(chunk, true, &mut stops);
-    // Usage and the stop reason come after the content, as they do in a stream.
-    let (tail, body): (Vec<_>, Vec<_>) = stops
-        .into_iter()
-        .partition(|e| matches!(e, ChatEvent::Stop(_) | ChatEvent::Usage(_)));
-    out.extend(body);
-    let replay = mapper.finish(out);
-    out.extend(tail);
-    mapper.done = true;
-    Ok(replay)
 }
 
 fn usage_of(usage: WireUsage) -> Usage {

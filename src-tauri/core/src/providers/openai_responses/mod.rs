@@ -3,6 +3,10 @@
 //! <https://platform.openai.com/docs/guides/reasoning>
 
 pub mod translate;
+#[cfg(any(test, feature = "whole-responses"))]
+mod whole;
 pub mod wire;
 
-pub use translate::{EventMapper, parse_response};
+pub use translate::EventMapper;
+#[cfg(any(test, feature = "whole-responses"))]
+pub use whole::parse_response;

@@ -102,7 +102,7 @@ impl EventMapper {
         }
     }
 
-    fn start_reasoning(&mut self, out: &mut Vec<ChatEvent>) {
+    pub(super) fn start_reasoning(&mut self, out: &mut Vec<ChatEvent>) {
         self.in_reasoning = true;
         self.summary_parts = 0;
         out.push(ChatEvent::ThinkingStart {
@@ -110,7 +110,7 @@ impl EventMapper {
         });
     }
 
-    fn item_done(&mut self, item: Value, out: &mut Vec<ChatEvent>) {
+    pub(super) fn item_done(&mut self, item: Value, out: &mut Vec<ChatEvent>) {
         match item.get("type").and_then(Value::as_str) {
             Some("reasoning") => {
                 if !self.in_reasoning {
@@ -138,7 +138,7 @@ impl EventMapper {
         self.items.push(item);
     }
 
-    fn finish_response(&mut self, response: ResponseTail, out: &mut Vec<ChatEvent>) {
+    pub(super) fn finish_response(&mut self, response: ResponseTail, out: &mut Vec<ChatEvent>) {
         if let Some(model) = response.model {
             self.model = model;
         }
@@ -186,77 +186,6 @@ impl EventMapper {
     pub fn completed(&self) -> bool {
         self.done
     }
-}
-
-/// A whole response, as the same events a stream would give.
-pub fn parse_response(
-    provider: &str,
-    model: &str,
-    body: &str,
-    out: &mut Vec<ChatEvent>,
-) -> Result<Option<Replay>, ProviderError> {
-    let mut response: ResponseTail =
-        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
-    let mut mapper = EventMapper::new(provider, model);
-    if let Some(error) = response.error.clone().filter(|e| !e.is_null()) {
-        out.push(ChatEvent::Error(from_stream_error(
-            provider,
-            &json!({ "error": error }),
-        )));
-    }
-    for item in std::mem::take(&mut response.output) {
-        match item.get("type").and_then(Value::as_str) {
-            Some("reasoning") => {
-                mapper.start_reasoning(out);
-                let texts = item
-                    .get("summary")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .chain(
-                        item.get("content")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten(),
-                    )
-                    .filter_map(|p| p.get("text").and_then(Value::as_str));
-                for (i, text) in texts.enumerate() {
-                    if i > 0 {
-                        out.push(ChatEvent::ThinkingDelta {
-                            text: "\n\n".into(),
-                        });
-                    }
-                    out.push(ChatEvent::ThinkingDelta {
-                        text: text.to_owned(),
-                    });
-                }
-            }
-            Some("message") => {
-                for part in item
-                    .get("content")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let text = part
-                        .get("text")
-                        .or_else(|| part.get("refusal"))
-                        .and_then(Value::as_str);
-                    if let Some(text) = text {
-                        out.push(ChatEvent::TextDelta {
-                            text: text.to_owned(),
-                        });
-                    }
-                }
-            }
-            _ => {}
-        }
-        mapper.item_done(item, out);
-    }
-    if response.status.is_some() || response.usage.is_some() {
-        mapper.finish_response(response, out);
-    }
-    Ok(mapper.finish())
 }
 
 fn usage_of(usage: WireUsage) -> Usage {

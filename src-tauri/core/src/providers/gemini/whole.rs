@@ -1,0 +1,29 @@
+//! A whole (not streamed) response read as the same events its stream would give. Only
+//! the tests read whole responses: the real recordings include some.
+
+use super::translate::EventMapper;
+use super::wire::Chunk;
+use crate::chat::{ChatEvent, Replay};
+use crate::providers::error::ProviderError;
+
+/// A whole response, as the same events a stream would give.
+pub fn parse_response(
+    provider: &str,
+    model: &str,
+    body: &str,
+    out: &mut Vec<ChatEvent>,
+) -> Result<Option<Replay>, ProviderError> {
+    let chunk: Chunk =
+        serde_json::from_str(body).map_err(|e| ProviderError::unreadable_response(provider, &e))?;
+    let mut mapper = EventMapper::new(provider, model);
+    let mut events = Vec::new();
+    mapper.on_chunk(chunk, &mut events);
+    // Close thinking before usage and the stop, as a stream would.
+    let (tail, body): (Vec<_>, Vec<_>) = events
+        .into_iter()
+        .partition(|e| matches!(e, ChatEvent::Stop(_) | ChatEvent::Usage(_)));
+    out.extend(body);
+    let replay = mapper.finish(out);
+    out.extend(tail);
+    Ok(replay)
+}
