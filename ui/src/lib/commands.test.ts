@@ -57,7 +57,7 @@ describe('parseCommand', () => {
 
   it('parses /set with or without the reasoning. prefix and rejects unknown keys', () => {
     expect(parseCommand('/set reasoning.includeInContext true')).toEqual({ kind: 'set', key: 'includeInContext', value: 'true' });
-    // Seed 001's spelling of the answer cap still works.
+    // The older spelling of the answer cap still works.
     expect(parseCommand('/set maxTokens 8000')).toEqual({ kind: 'set', key: 'maxOutputTokens', value: '8000' });
     expect(parseCommand('/set reasoning.maxOutputTokens 8000')).toEqual({ kind: 'set', key: 'maxOutputTokens', value: '8000' });
     expect(parseCommand('/set reasoning.level high')).toEqual({ kind: 'set', key: 'effort', value: 'high' });
@@ -81,8 +81,8 @@ describe('parseCommand', () => {
   });
 });
 
-describe('applySetting (seed 001)', () => {
-  it('applies every seed 001 command', () => {
+describe('applySetting', () => {
+  it('applies every /set command', () => {
     let s = defaultReasoningSettings();
     for (const [key, value] of [
       ['includeInContext', 'true'],

@@ -120,7 +120,7 @@ export function parseCommand(text: string): Command | null {
       if (args.length === 0) return { kind: 'set', key: null, value: null };
       const rawKey = args[0] ?? '';
       const key = rawKey.startsWith('reasoning.') ? rawKey.slice('reasoning.'.length) : rawKey;
-      // Seed 001 spells the answer cap `maxTokens`; `choice` and `level` are the effort.
+      // `maxTokens` is the older name of the answer cap; `choice` and `level` are the effort.
       const known = (SETTING_KEYS as readonly string[]).includes(key) || ['choice', 'level', 'maxTokens'].includes(key);
       if (!known) {
         return { kind: 'invalid', message: `unknown reasoning setting "${key}"; settings are ${SETTING_KEYS.join(', ')}` };

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { rowMapping, scalar, toOverrides, toRows } from './overrides';
 import type { ReasoningOverrides } from './types';
 
-// Seed 002's example configuration.
+// The example configuration of the overrides format: a budget array for Anthropic, effort
+// names for OpenAI, one value for a whole provider, null to disable.
 const SEED: ReasoningOverrides = {
   providers: {
     openai: { reasoning: ['minimal', 'low', 'medium', 'high'] },
@@ -17,7 +18,7 @@ const SEED: ReasoningOverrides = {
 };
 
 describe('reasoning overrides as rows', () => {
-  it("reads seed 002's example and writes it back unchanged", () => {
+  it("reads the example configuration and writes it back unchanged", () => {
     const rows = toRows(SEED);
     expect(rows.map((r) => [r.provider, r.model, r.kind])).toEqual([
       ['openai', '', 'four'],

@@ -1,4 +1,4 @@
-// Seed 002's reasoning overrides as rows an editor can show, and back. Pure: the Settings
+// Reasoning overrides as rows an editor can show, and back. Pure: the Settings
 // section edits rows and saves what `toOverrides` makes of them; the backend validates again.
 import type { OverrideMapping, OverrideScalar, ProviderOverrides, ReasoningOverrides } from './types';
 
@@ -23,7 +23,7 @@ function text(value: OverrideScalar): string {
   return String(value);
 }
 
-/** A typed value as seed 002 reads it: digits are a token budget, anything else a name. */
+/** A typed value: digits are a token budget, anything else an effort or level name. */
 export function scalar(raw: string): OverrideScalar | null {
   const value = raw.trim();
   if (value === '') return null;

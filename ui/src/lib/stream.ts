@@ -166,7 +166,7 @@ export function foldEvent(run: LiveRun, event: StreamEvent, now: number): LiveRu
       const parts = [...run.message.parts];
       let { thinkingSince } = run;
       let last = parts.at(-1);
-      // Deltas without a start (some providers): synthesize one (seed 003).
+      // Deltas without a start (some providers send none): open the block here.
       if (last?.type !== 'thinking' || thinkingSince === null) {
         last = thinkingPart(null);
         parts.push(last);

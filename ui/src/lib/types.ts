@@ -46,7 +46,7 @@ export type NamedChoice = (typeof NAMED_CHOICES)[number];
 /** A named level, or a token budget (a number above zero). */
 export type Choice = Ipc.Choice;
 
-/** Seed 001's defaults (REQ-THINK-006). */
+/** A new conversation's reasoning settings: thoughts shown, kept out of later requests. */
 export function defaultReasoningSettings(): Ipc.ReasoningSettings {
   return {
     enabled: true,

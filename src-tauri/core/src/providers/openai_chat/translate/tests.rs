@@ -1,0 +1,59 @@
+use super::*;
+
+fn chunk_with_call(index: u64, id: &str, arguments: &str) -> String {
+    json!({"choices": [{"index": 0, "delta": {"tool_calls": [
+        {"index": index, "id": id, "function": {"name": "lookup", "arguments": arguments}}
+    ]}}]})
+    .to_string()
+}
+
+#[test]
+fn a_huge_tool_call_index_keys_one_call_instead_of_sizing_a_list() {
+    let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
+    let mut out = Vec::new();
+    mapper.on_data(
+        &chunk_with_call(1_000_000_000, "call_1", "{\"q\":"),
+        &mut out,
+    );
+    mapper.on_data(&chunk_with_call(1_000_000_000, "", "1}"), &mut out);
+    assert_eq!(mapper.calls.len(), 1);
+    assert!(mapper.calls.capacity() < 64);
+    mapper.finish(&mut out);
+    let calls: Vec<_> = out
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::ToolCall(call) => Some(call.arguments.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls, ["{\"q\":1}"]);
+}
+
+#[test]
+fn calls_come_out_in_index_order_and_too_many_end_the_turn() {
+    let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
+    let mut out = Vec::new();
+    mapper.on_data(&chunk_with_call(7, "b", "{}"), &mut out);
+    mapper.on_data(&chunk_with_call(3, "a", "{}"), &mut out);
+    mapper.finish(&mut out);
+    let ids: Vec<_> = out
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::ToolCall(call) => Some(call.id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, ["a", "b"]);
+
+    let mut mapper = EventMapper::new("openai", "gpt-4.1", InlineThoughts::None);
+    let mut out = Vec::new();
+    for index in 0..(MAX_TOOL_CALLS as u64 + 10) {
+        mapper.on_data(&chunk_with_call(index * 1_000_003, "c", "{}"), &mut out);
+    }
+    assert_eq!(mapper.calls.len(), MAX_TOOL_CALLS);
+    let errors = out
+        .iter()
+        .filter(|e| matches!(e, ChatEvent::Error(err) if err.kind == crate::providers::error::ErrorKind::Decode))
+        .count();
+    assert_eq!(errors, 1);
+}

@@ -1,0 +1,287 @@
+use std::collections::HashSet;
+
+use super::*;
+
+#[test]
+fn a_known_model_with_an_unknown_level_is_an_error_and_slashed_ids_still_work() {
+    let catalog = Catalog::builtin();
+    for (provider, input) in [
+        (None, "claude-sonnet-4-5/ultra"),
+        (None, "claude-sonnet-4-5/-5"),
+        (None, "o3/ultra"),
+        (Some("anthropic"), "claude-sonnet-4-5/mediun"),
+    ] {
+        assert!(
+            matches!(
+                catalog.parse_target(provider, input),
+                Err(ChoiceError::Unknown(_))
+            ),
+            "{input}"
+        );
+    }
+    let table = [
+        (
+            Some("openrouter"),
+            "anthropic/claude-sonnet-4.5",
+            "anthropic/claude-sonnet-4.5",
+            None,
+        ),
+        (
+            Some("openrouter"),
+            "anthropic/claude-sonnet-4.5/high",
+            "anthropic/claude-sonnet-4.5",
+            Some(Choice::HIGH),
+        ),
+        (
+            None,
+            "claude-sonnet-4-5/med",
+            "claude-sonnet-4-5",
+            Some(Choice::MEDIUM),
+        ),
+        (None, "claude-sonnet-4-5", "claude-sonnet-4-5", None),
+        (Some("ollama"), "qwen3:8b", "qwen3:8b", None),
+    ];
+    for (provider, input, model, choice) in table {
+        assert_eq!(
+            catalog.parse_target(provider, input),
+            Ok((model.to_owned(), choice)),
+            "{input}"
+        );
+    }
+}
+
+/// Every provider of wire-formats.md.
+const PROVIDERS: [&str; 14] = [
+    "anthropic",
+    "openai",
+    "google",
+    "deepseek",
+    "moonshot",
+    "qwen",
+    "minimax",
+    "xai",
+    "zai",
+    "openrouter",
+    "ollama",
+    "llamacpp",
+    "lmstudio",
+    "vllm",
+];
+
+#[test]
+fn the_embedded_catalog_is_consistent() {
+    let catalog = Catalog::builtin();
+    let ids: Vec<&str> = catalog.providers.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, PROVIDERS);
+    let mut seen = HashSet::new();
+    for m in &catalog.rules {
+        let at = format!("{}/{}", m.provider, m.pattern);
+        assert!(ids.contains(&m.provider.as_str()), "{at}: provider exists");
+        assert!(
+            seen.insert((m.provider.clone(), m.pattern.clone())),
+            "{at}: pattern unique"
+        );
+        assert_eq!(
+            m.pattern,
+            m.pattern.to_ascii_lowercase(),
+            "{at}: patterns are lowercase"
+        );
+        match &m.thinking {
+            Thinking::Budget { min, max, .. } => assert!(min <= max, "{at}"),
+            Thinking::Effort {
+                values, default, ..
+            } => {
+                assert!(values.contains(default), "{at}: default is accepted")
+            }
+            Thinking::Level { values, default } => {
+                assert!(values.contains(default), "{at}: default is a level")
+            }
+            Thinking::Adaptive { efforts, .. } => assert!(!efforts.is_empty(), "{at}"),
+            Thinking::Toggle { .. } | Thinking::Always | Thinking::None => {}
+        }
+    }
+    // vLLM serves whatever open-weight model it was started with: its generic rule.
+    for p in PROVIDERS.iter().filter(|p| **p != "vllm") {
+        assert!(catalog.rules_of(p).next().is_some(), "{p} has rules");
+    }
+}
+
+#[test]
+fn the_longest_pattern_wins() {
+    let catalog = Catalog::builtin();
+    let table = [
+        ("gemini-2.5-flash-lite", "gemini-2.5-flash-lite"),
+        ("gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash"),
+        ("gpt-5.1-2025-11-13", "gpt-5.1"),
+        ("gpt-5-mini", "gpt-5-mini"),
+        ("o3-mini-2025-01-31", "o3-mini"),
+        ("o3-2025-04-16", "o3"),
+        ("claude-sonnet-4-20250514", "claude-sonnet-4"),
+        ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5"),
+        ("claude-3-7-sonnet-20250219", "claude-3-7-sonnet"),
+        ("MiniMax-M2", "minimax-m2"),
+        ("qwen3-max-2025-09-23", "qwen3-max"),
+    ];
+    for (id, pattern) in table {
+        let model = catalog.resolve(None, id).unwrap();
+        assert_eq!(model.pattern.as_deref(), Some(pattern), "{id}");
+        assert_eq!(model.id, id, "the id is sent as given");
+    }
+}
+
+#[test]
+fn a_custom_provider_follows_its_preset() {
+    let custom = CustomProvider {
+        id: CustomProvider::id_for("  My vLLM box! "),
+        name: "My vLLM box".into(),
+        base_url: "http://10.0.0.5:8000/v1".into(),
+        protocol: Protocol::OpenaiChat,
+        preset: "vllm".into(),
+        needs_key: true,
+    };
+    assert_eq!(custom.id, "custom-my-vllm-box");
+    let catalog = Catalog::builtin().with_custom(std::slice::from_ref(&custom));
+    let model = catalog.resolve(Some(&custom.id), "qwen3-32b").unwrap();
+    assert_eq!(model.provider.dialect, Dialect::ChatTemplate);
+    assert_eq!(model.provider.base_url, "http://10.0.0.5:8000/v1");
+    assert_eq!(
+        model.provider.api_key_env.as_deref(),
+        Some("PONDER_CUSTOM_MY_VLLM_BOX_API_KEY")
+    );
+    assert!(model.is_generic(), "thinking support unknown");
+    // What does not check out is left out, with a reason.
+    for (bad, why) in [
+        (
+            CustomProvider {
+                name: " ".into(),
+                ..custom.clone()
+            },
+            "name",
+        ),
+        (
+            CustomProvider {
+                base_url: "ftp://x/y/zzzz".into(),
+                ..custom.clone()
+            },
+            "http",
+        ),
+        (
+            CustomProvider {
+                preset: "acme".into(),
+                ..custom.clone()
+            },
+            "provider to follow",
+        ),
+    ] {
+        let err = bad.check(Catalog::builtin()).unwrap_err();
+        assert!(err.to_string().contains(why), "{err}");
+        assert_eq!(Catalog::builtin().with_custom(&[bad]).providers.len(), 14);
+    }
+}
+
+#[test]
+fn the_picker_is_offered_real_ids_only() {
+    let catalog = Catalog::builtin();
+    let list = ModelList::builtin();
+    let today = "2026-11-23";
+    let mut offered = Vec::new();
+    for provider in &catalog.providers {
+        for model in catalog.offered(&provider.id, today) {
+            let listed = list.get(&provider.id, &model.id).expect("a listed id");
+            assert_eq!(listed.id, model.id);
+            assert!(!listed.retired(today), "{}", model.id);
+            offered.push(model.id);
+        }
+    }
+    // Patterns are not ids; the real ids they cover are offered.
+    for pattern in [
+        "gemini-3-pro",
+        "claude-sonnet-4",
+        "claude-3",
+        "gemini-2.0",
+        "o1-mini",
+    ] {
+        assert!(!offered.iter().any(|id| id == pattern), "{pattern}");
+    }
+    for id in [
+        "gemini-3.1-pro-preview",
+        "claude-opus-4-7",
+        "gpt-5.4-mini",
+        "deepseek-v4-pro",
+    ] {
+        assert!(offered.iter().any(|o| o == id), "{id}");
+    }
+    // o3-mini retired on the day LiteLLM gives.
+    assert!(!offered.iter().any(|id| id == "o3-mini"));
+}
+
+#[test]
+fn limits_come_from_the_model_list_and_names_from_the_rule() {
+    let catalog = Catalog::builtin();
+    let table = [
+        // id, name, prompt limit, output limit (LiteLLM's figures)
+        (
+            "anthropic",
+            "claude-opus-4-6",
+            "Claude Opus 4.6",
+            1_000_000,
+            128_000,
+        ),
+        (
+            "anthropic",
+            "claude-opus-4-6-20260205",
+            "Claude Opus 4.6 20260205",
+            1_000_000,
+            128_000,
+        ),
+        ("openai", "gpt-5", "GPT-5", 272_000, 128_000),
+        ("openai", "gpt-5.4-mini", "GPT-5.4 mini", 272_000, 128_000),
+        (
+            "google",
+            "gemini-3.1-pro-preview",
+            "Gemini 3.1 Pro preview",
+            1_048_576,
+            65_536,
+        ),
+    ];
+    for (provider, id, name, input, output) in table {
+        let model = catalog.resolve(Some(provider), id).unwrap();
+        assert_eq!(model.name, name, "{id}");
+        assert_eq!(
+            (model.context_window, model.max_output),
+            (input, output),
+            "{id}"
+        );
+    }
+    // An id no rule covers but the list knows cannot reason gets no reasoning parameters.
+    let old = catalog.resolve(Some("openai"), "gpt-3.5-turbo").unwrap();
+    assert!(!old.is_generic());
+    assert_eq!(old.thinking, Thinking::None);
+    // One the list knows to reason, with no rule: thinking support unknown.
+    let new = catalog.resolve(Some("google"), "gemini-4-argon").unwrap();
+    assert!(new.is_generic());
+    assert_eq!(
+        catalog.resolve(Some("openai"), "gpt-5.7").unwrap().name,
+        "gpt-5.7"
+    );
+}
+
+#[test]
+fn unknown_models_need_a_provider_and_get_its_generic_rule() {
+    let catalog = Catalog::builtin();
+    for not_a_match in ["mystery-7b", "o30", "o3/mediun", "gpt-5x"] {
+        assert!(catalog.resolve(None, not_a_match).is_err(), "{not_a_match}");
+    }
+    let err = catalog.resolve(None, "mystery-7b").unwrap_err();
+    assert!(err.to_string().contains("--provider"), "{err}");
+    let generic = catalog
+        .resolve(Some("anthropic"), "claude-future-9")
+        .unwrap();
+    assert!(generic.is_generic());
+    assert_eq!(generic.thinking.kind_name(), "budget");
+    let err = catalog.resolve(Some("acme"), "x").unwrap_err();
+    assert!(err.to_string().contains("anthropic, openai"), "{err}");
+    // A provider restricts the search: qwen3 is Ollama's when asked for there.
+    let local = catalog.resolve(Some("ollama"), "qwen3:8b").unwrap();
+    assert_eq!(local.provider.id, "ollama");
+}
