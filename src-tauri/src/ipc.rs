@@ -242,7 +242,7 @@ pub struct ModelView {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct TranslatePreview {
-    /// The feedback lines for the choice (seed 000's layout).
+    /// The feedback lines for the choice: a headline, then one indented line per detail.
     pub feedback: String,
     pub warnings: Vec<String>,
     pub meaning: ponder_core::reasoning::Meaning,

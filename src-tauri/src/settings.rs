@@ -65,7 +65,7 @@ pub struct Settings {
     pub stall_timeout_secs: u32,
     pub providers: BTreeMap<String, ProviderSettings>,
     pub profiles: Profiles,
-    /// Seed 002's reasoning maps, per provider and per model, with the auto-stream level
+    /// The reasoning maps, per provider and per model, with the auto-stream level
     /// and Anthropic's caching toggle.
     pub reasoning_overrides: Overrides,
     /// Servers the user added, each following a built-in provider's way of reasoning.

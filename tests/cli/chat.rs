@@ -206,7 +206,7 @@ async fn a_provider_error_is_one_clear_line_and_exit_1() {
     assert!(err.contains("Anthropic (auth): invalid x-api-key"), "{err}");
 }
 
-/// Seed 002's flags: `--reasoning`, `--override KEY=VALUE`, `--caching`, and an overrides
+/// The reasoning flags: `--reasoning`, `--override KEY=VALUE`, `--caching`, and an overrides
 /// file, each changing what is sent.
 #[tokio::test]
 async fn seed_002_flags_change_the_request() {
@@ -246,7 +246,7 @@ async fn seed_002_flags_change_the_request() {
     let uncached = sent(&["--override", "caching=none"]).await;
     assert!(!cached(&uncached), "{uncached}");
 
-    // An overrides file maps the levels (seed 002's example).
+    // An overrides file maps the levels.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("overrides.json");
     std::fs::write(

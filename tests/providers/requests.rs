@@ -2,8 +2,8 @@
 //! `providers::request::to_wire`, compared exactly with committed files under
 //! `tests/fixtures/requests/<case>.json` (`{"body": …, "notices": […]}`).
 //!
-//! The rules are wire-formats.md (round-trip sections 1.4, 2.3, 3.4, 4.1–4.3, 4.7, 5.1) and
-//! reasoning-rules.md §5. Each case also asserts the rule it is about, so a wrongly blessed
+//! The rules are each provider's round-trip rules (see each protocol's module documentation)
+//! and the conversation's thought settings. Each case also asserts the rule it is about, so a wrongly blessed
 //! file still fails, and every case checks that no thought text is ever sent back as an
 //! assistant message's visible text.
 //!
@@ -194,7 +194,7 @@ const R2: &str = "That is 212 °F.";
 const T3: &str = "At altitude the pressure drops, so the boiling point falls by roughly one degree per 300 metres.";
 const R3: &str = "It is lower at altitude, about 93 °C in Denver.";
 
-/// Seed 001's history: [T1,R1], [T2,R2], [T3,R3], then a new question.
+/// Three exchanges [T1,R1], [T2,R2], [T3,R3] with thoughts, then a new question.
 fn seed_history(turn: impl Fn(&str, &str, usize) -> Message) -> Vec<Message> {
     vec![
         user("At what temperature does water boil?"),
@@ -1495,7 +1495,7 @@ fn ollama_qwen3_after_thinking_include() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Seed 001's strip/include examples at the request level.
+// The strip/include examples at the request level.
 
 fn deepseek_seed(strip: StripFromContext, include_in_context: bool) -> Sent {
     send(

@@ -48,16 +48,16 @@ pub struct ChatArgs {
     /// Show the thoughts but do not keep them in the history.
     #[arg(long)]
     no_store_thoughts: bool,
-    /// The thinking level (seed 002's `--reasoning`): default, off, minimal, low, medium,
+    /// The thinking level: default, off, minimal, low, medium,
     /// high, max or a token budget. The same as MODEL/CHOICE.
     #[arg(long, value_name = "LEVEL")]
     reasoning: Option<String>,
-    /// A JSON file of reasoning overrides, shaped like `{"providers": {…}}` (seed 002).
+    /// A JSON file of reasoning overrides, shaped like `{"providers": {…}}`.
     /// Without it, the desktop app's overrides from its settings are used.
     #[arg(long, value_name = "FILE")]
     overrides: Option<PathBuf>,
     /// KEY=VALUE, repeatable: `reasoning=high`, `caching=none`,
-    /// `reasoningAutoStreamLevel=medium` (seed 002's `--override`).
+    /// `reasoningAutoStreamLevel=medium`.
     #[arg(long = "override", value_name = "KEY=VALUE")]
     overrides_inline: Vec<String>,
     /// Anthropic prompt caching: `full` keeps the cache marker on the last message, `none`

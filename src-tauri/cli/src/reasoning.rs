@@ -164,7 +164,7 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A seed 002 overrides file.
+/// An overrides file: `{"providers": {NAME: {"reasoning": …, "models": {ID: …}}}}`.
 pub fn read_overrides(path: &std::path::Path) -> Result<Overrides, Usage> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Usage(format!(

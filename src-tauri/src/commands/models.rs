@@ -251,7 +251,7 @@ pub fn translate_preview(
 }
 
 /// What an override map would make of each level, for the editor in Settings: the map is
-/// read as seed 002 reads it (`null`, one value, or four for minimal, low, medium, high) and
+/// read as the overrides format reads it (`null`, one value, or four for minimal, low, medium, high) and
 /// each level translated for `model`, or for the provider's first model when none is given.
 #[tauri::command(async)]
 pub fn override_meanings(

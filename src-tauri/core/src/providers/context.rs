@@ -1,5 +1,5 @@
 //! Which stored thoughts go back to the provider: the conversation's settings first
-//! (`stripFromContext`, then `includeInContext`, seed 001), then the provider's own rules,
+//! (`stripFromContext`, then `includeInContext`), then the provider's own rules,
 //! which win where its API demands it — always with a notice, never silently.
 
 use crate::chat::{Message, Part, Role};
@@ -190,7 +190,7 @@ mod tests {
             .collect()
     }
 
-    /// Seed 001's examples, in order.
+    /// The settings' worked examples, in order.
     #[test]
     fn the_oldest_turns_are_left_out_until_the_rest_fits() {
         let mut model = crate::reasoning::Catalog::builtin()

@@ -38,7 +38,7 @@ impl Mapper {
         }
     }
 
-    /// Whether the stream said it was complete ([DONE], message_stop, a finish reason…).
+    /// Whether the stream said it was complete (`[DONE]`, `message_stop`, a finish reason…).
     pub fn completed(&self) -> bool {
         match self {
             Self::Anthropic(m) => m.completed(),

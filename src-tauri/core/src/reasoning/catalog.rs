@@ -278,7 +278,8 @@ pub enum Tokenizer {
     O200k,
 }
 
-/// How a provider treats a model the catalog does not know (rules §4).
+/// How a provider treats a model the catalog does not know: budgets as shares of the turn's
+/// output cap for budget providers, the effort name for OpenAI-style ones, nothing otherwise.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GenericRule {
     pub context_window: u32,

@@ -34,7 +34,7 @@ impl Level {
         }
     }
 
-    /// The step on seed 000's formula `min + v/3 × (max − min)`: minimal 0 … high and max 3.
+    /// The step on the budget formula `min + v/3 × (max − min)`: minimal 0 … high and max 3.
     pub fn thirds(self) -> u32 {
         match self {
             Self::Minimal => 0,

@@ -1,4 +1,4 @@
-//! User overrides of the catalog (seed 002): a reasoning map per provider and per model,
+//! User overrides of the catalog: a reasoning map per provider and per model,
 //! looked up model first, then provider, then the built-in rule.
 //!
 //! ```json

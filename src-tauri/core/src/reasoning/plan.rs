@@ -43,7 +43,7 @@ pub struct TurnContext {
     pub max_output: Option<u32>,
     /// Tokens already in the conversation (effective count, after stripping).
     pub context_tokens: u64,
-    /// Cut budgets to 10,000 tokens when the context passes 150,000 (rules §3).
+    /// Cut budgets to 10,000 tokens when the context passes 150,000.
     pub long_context_reduction: bool,
     /// The request carries tools.
     pub tools: bool,
@@ -116,7 +116,8 @@ impl Meaning {
     }
 }
 
-/// The lines shown in the conversation when a model or level changes (seed 000).
+/// The lines shown in the conversation when a model or level changes: what was chosen and
+/// what it means ("medium — 43,008 tokens"), with any cut or warning.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Feedback {
     /// `✓ Switched to Anthropic claude-sonnet-4-5`.
@@ -138,7 +139,7 @@ impl Feedback {
         lines
     }
 
-    /// The seed 000 layout: the headline, then each further line indented by two spaces.
+    /// The headline, then each further line indented by two spaces.
     pub fn text(&self) -> String {
         self.lines().join("\n  ")
     }

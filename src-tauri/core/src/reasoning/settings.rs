@@ -1,4 +1,4 @@
-//! A conversation's reasoning settings (rules §5, seed 001), and named profiles of them.
+//! A conversation's reasoning settings, and named profiles of them.
 
 use std::collections::BTreeMap;
 
@@ -40,12 +40,12 @@ pub struct ReasoningSettings {
     pub strip_from_context: StripFromContext,
     /// The most one answer may hold, thinking included (`max_tokens`, `max_output_tokens`,
     /// `maxOutputTokens`). Where the level sets a thinking budget, the budget is cut to leave
-    /// room for the answer within it. Seed 001 spells it `maxTokens`, which still reads.
+    /// room for the answer within it. The older name `maxTokens` still reads.
     #[serde(skip_serializing_if = "Option::is_none", alias = "maxTokens")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub max_output_tokens: Option<u32>,
-    /// Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
-    /// adjustment), so that a long conversation still leaves room for the answer.
+    /// Past 150,000 tokens of conversation, budgets are cut to 10,000, so that a long
+    /// conversation still leaves room for the answer.
     pub long_context_cut: bool,
     /// The conversation's system prompt (a profile can carry one too).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,7 +58,8 @@ pub struct ReasoningSettings {
     pub choice: Choice,
 }
 
-/// Seed 001's defaults (REQ-THINK-006).
+/// A new conversation's settings: thinking asked for, thoughts shown and stored but kept out
+/// of later requests, sent back (where they are) in the plain `reasoning_content` field.
 impl Default for ReasoningSettings {
     fn default() -> Self {
         Self {
@@ -91,7 +92,7 @@ pub enum SettingError {
 pub const SETTING_KEYS: &str = "enabled, includeInContext, includeInResponse, format, stripFromContext, maxOutputTokens (or maxTokens), longContextCut, effort";
 
 impl ReasoningSettings {
-    /// Applies `/set reasoning.KEY VALUE` (seed 001); `KEY` may carry the `reasoning.` prefix.
+    /// Applies `/set reasoning.KEY VALUE`; `KEY` may carry the `reasoning.` prefix.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SettingError> {
         let key = key.strip_prefix("reasoning.").unwrap_or(key);
         let bad = |expected: &'static str| SettingError::BadValue {
@@ -184,15 +185,11 @@ mod tests {
     #[test]
     fn defaults_follow_seed_001() {
         let s = ReasoningSettings::default();
-        assert!(s.enabled, "REQ-THINK-006.1");
-        assert!(!s.include_in_context, "REQ-THINK-006.2");
-        assert!(s.include_in_response, "REQ-THINK-006.3");
-        assert_eq!(s.format, ThoughtFormat::Field, "REQ-THINK-006.4");
-        assert_eq!(
-            s.strip_from_context,
-            StripFromContext::None,
-            "REQ-THINK-006.5"
-        );
+        assert!(s.enabled, "default 1");
+        assert!(!s.include_in_context, "default 2");
+        assert!(s.include_in_response, "default 3");
+        assert_eq!(s.format, ThoughtFormat::Field, "default 4");
+        assert_eq!(s.strip_from_context, StripFromContext::None, "default 5");
         assert_eq!(s.max_output_tokens, None);
         assert_eq!(s.choice, Choice::Default);
     }
@@ -212,7 +209,7 @@ mod tests {
                 "longContextCut": true, "choice": "medium"
             })
         );
-        // What an earlier Ponder stored under seed 001's name reads as the same cap.
+        // What an earlier Ponder stored under the older name reads as the same cap.
         let earlier: ReasoningSettings =
             serde_json::from_value(serde_json::json!({"maxTokens": 32000})).unwrap();
         assert_eq!(earlier.max_output_tokens, Some(32000));

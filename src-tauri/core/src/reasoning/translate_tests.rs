@@ -52,7 +52,7 @@ fn at<'a>(plan: &'a Plan, pointer: &str) -> &'a Value {
         .unwrap_or(&NULL)
 }
 
-// ---- seed 000: Anthropic budgets ----
+// ---- Anthropic budgets ----
 
 #[test]
 fn seed_000_anthropic_budget_table() {
@@ -100,7 +100,7 @@ fn anthropic_high_is_capped_to_leave_room_for_the_answer() {
 
 #[test]
 fn anthropic_off_sends_no_thinking_and_minimal_is_the_floor() {
-    // Rules §1 override seed 000 on purpose: off disables, minimal is 1,024.
+    // Off disables (the model can), and minimal is the 1,024 floor.
     let off = plan("claude-sonnet-4-5/off");
     assert_eq!(off.meaning.kind, MeaningKind::Disabled);
     assert!(off.request.get("thinking").is_none());
@@ -140,14 +140,14 @@ fn seed_000_feedback_lines() {
     }
 }
 
-// ---- seed 000: Gemini ----
+// ---- Gemini ----
 
 #[test]
 fn seed_000_gemini_budget_table() {
     let table = [
         ("gemini-2.5-pro/low", 11008),
-        // Seed 000 prints 21,760 here, which is 2/3 × (max − min) without adding min; its own
-        // low figure (11,008 = 128 + 1/3 × 32,640) and formula give 128 + 21,760 = 21,888.
+        // A published table prints 21,760 here, which is 2/3 × (max − min) without adding min;
+        // its own low figure (11,008 = 128 + 1/3 × 32,640) and formula give 21,888.
         ("gemini-2.5-pro/med", 21888),
         ("gemini-2.5-pro/high", 32768),
         ("gemini-2.5-flash/low", 8192),
@@ -228,7 +228,7 @@ fn seed_000_gemini_3_uses_a_level_never_a_budget() {
     }
 }
 
-// ---- seed 000 + wire-formats: OpenAI ----
+// ---- OpenAI ----
 
 #[test]
 fn openai_efforts_follow_each_models_accepted_set() {
@@ -279,7 +279,7 @@ fn openai_chat_and_responses_spell_effort_differently() {
     assert_eq!(gpt4o.warnings.len(), 1);
 }
 
-// ---- seed 004: custom budgets on models without budgets ----
+// ---- custom budgets on models without budgets ----
 
 #[test]
 fn seed_004_budget_thresholds() {
@@ -393,7 +393,7 @@ fn compat_vendors_spell_their_own_knobs() {
     );
 }
 
-// ---- seed 002: overrides ----
+// ---- overrides ----
 
 const SEED_002: &str = r#"{
   "providers": {
@@ -738,7 +738,7 @@ fn at_str<'a>(p: &'a Plan, field: &str, key: &str) -> Option<&'a str> {
     p.request.get(field)?.get(key)?.as_str()
 }
 
-// ---- seed 003: the picker lists only what a model supports ----
+// ---- the picker lists only what a model supports ----
 
 fn available(target: &str) -> Vec<String> {
     let (id, _) = parse_model_choice(target).unwrap();

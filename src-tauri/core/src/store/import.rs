@@ -16,7 +16,7 @@ pub struct ConversationRecord {
     pub messages: Vec<StoredMessage>,
 }
 
-/// Why [`Store::insert_records`] wrote nothing.
+/// Why [`Store::insert_records`](super::Store::insert_records) wrote nothing.
 #[derive(Debug, thiserror::Error)]
 pub enum InsertError {
     #[error("the conversation {title:?} is already in your history (id {id})")]

@@ -276,7 +276,7 @@ impl Store {
 
     /// Hides (or shows again) one thinking block of a message, the `index`-th among its
     /// thinking blocks. A hidden block is kept, with its signature, but not shown, not
-    /// exported and not sent back unless the provider needs it (seed 001's `isHidden`).
+    /// exported and not sent back unless the provider needs it.
     pub fn set_thought_hidden(
         &self,
         id: &str,

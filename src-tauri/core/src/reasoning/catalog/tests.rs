@@ -50,7 +50,7 @@ fn a_known_model_with_an_unknown_level_is_an_error_and_slashed_ids_still_work() 
     }
 }
 
-/// Every provider of wire-formats.md.
+/// Every provider Ponder ships.
 const PROVIDERS: [&str; 14] = [
     "anthropic",
     "openai",

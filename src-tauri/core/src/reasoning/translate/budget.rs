@@ -269,13 +269,15 @@ impl PlanBuilder<'_> {
     }
 }
 
-/// Seed 000: `min + v/3 × (max − min)`, rounded down.
+/// A level's budget on a model's range: `min + v/3 × (max − min)` with v = 0 for minimal,
+/// 1 low, 2 medium, 3 high (and max), rounded down to a whole token.
 pub fn formula_budget(level: Level, min: u32, max: u32) -> u32 {
     let span = u64::from(max.saturating_sub(min));
     min + (span * u64::from(level.thirds()) / 3) as u32
 }
 
-/// Seed 004's thresholds from a token budget to a level.
+/// The level a custom token budget stands for on a model that takes levels, not budgets:
+/// under 4,000 minimal, under 16,000 low, under 32,000 medium, else high.
 pub fn budget_to_level(tokens: u32) -> Level {
     match tokens {
         0..4_000 => Level::Minimal,

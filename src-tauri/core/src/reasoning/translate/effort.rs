@@ -28,7 +28,7 @@ impl PlanBuilder<'_> {
             }
             Choice::Budget(tokens) => {
                 let level = if self.dialect() == Dialect::Xai {
-                    // Seed 004: grok-3-mini takes low below 20,000 tokens, else high.
+                    // grok-3-mini takes only low and high: low below 20,000 tokens.
                     if tokens < 20_000 {
                         Level::Low
                     } else {
@@ -155,7 +155,7 @@ impl PlanBuilder<'_> {
                 (highest, "")
             }
             Choice::Level(level) => (pick_level(level, values), ""),
-            // Seed 004: below 16,000 tokens LOW, else HIGH.
+            // A budget reads as LOW below 16,000 tokens, else HIGH.
             Choice::Budget(tokens) => {
                 let wanted = if tokens < 16_000 {
                     Level::Low
@@ -229,7 +229,7 @@ impl PlanBuilder<'_> {
                     .insert("thinking".into(), json!({ "type": kind }));
             }
             Dialect::Minimax => {
-                // Seed 004: reasoning_split moves thinking out of the content. M3 can also
+                // reasoning_split moves thinking out of the content. M3 can also
                 // switch thinking off; M2 cannot.
                 if can_disable {
                     let mode = if on { "adaptive" } else { "disabled" };
@@ -281,7 +281,7 @@ impl PlanBuilder<'_> {
         if choice == Choice::Off {
             self.cannot_disable();
         }
-        // Seed 004: DeepSeek returns 400 when a reasoning parameter reaches the reasoner.
+        // DeepSeek answers 400 when a reasoning parameter reaches the reasoner.
         self.omit.extend(
             [
                 "reasoning_effort",
@@ -319,8 +319,8 @@ fn level_effort(level: Level) -> Effort {
     }
 }
 
-/// The accepted effort closest to the level asked for. Missing steps round up (seed 000
-/// "round up"), except that a level above everything takes the highest; `max` takes the top
+/// The accepted effort closest to the level asked for. Missing steps round up (a model
+/// without `minimal` gets `low`), except that a level above everything takes the highest; `max` takes the top
 /// value above `high` (`xhigh` or `max`), else `high`.
 pub(super) fn pick_effort(level: Level, values: &[Effort]) -> Effort {
     let mut accepted: Vec<Effort> = values

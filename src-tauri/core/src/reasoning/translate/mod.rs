@@ -1,4 +1,4 @@
-//! From one thinking choice to one provider's exact request parameters (rules §3 and §4).
+//! From one thinking choice to one provider's exact request parameters.
 //!
 //! `translate` is pure: the same choice, model, overrides and turn give the same plan.
 //! The plan is built here; `budget` handles the dialects that take a token budget, and
@@ -24,7 +24,8 @@ pub const ANSWER_RESERVE: u32 = 4_000;
 pub const ANTHROPIC_MIN_BUDGET: u32 = 1_024;
 /// What `minimal` means on a budget range that starts at 0 (which is "off").
 pub const MIN_REAL_BUDGET: u32 = 1_024;
-/// Above this many context tokens, budgets are cut (seed 000's dynamic adjustment).
+/// Above this many context tokens, budgets are cut: a long conversation already costs a lot
+/// per turn, and deep thinking over it rarely pays.
 pub const LONG_CONTEXT_TOKENS: u64 = 150_000;
 pub const LONG_CONTEXT_BUDGET: u32 = 10_000;
 /// Anthropic's SDKs refuse non-streaming requests whose `max_tokens` could run past ten
@@ -117,7 +118,7 @@ fn apply_overrides(
     overrides: &Overrides,
 ) -> Result<Target, TranslateError> {
     let level = match choice {
-        // "Leaving the option unset preserves provider defaults" (seed 002); off is off.
+        // Unset leaves the provider its own default; off is off.
         Choice::Default => return Ok(Target::ProviderDefault),
         Choice::Off | Choice::Budget(_) => return Ok(Target::Choice(choice)),
         Choice::Level(level) => level,
