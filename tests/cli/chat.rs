@@ -121,7 +121,7 @@ async fn chat_json_gives_thoughts_then_the_answer_for_every_protocol() {
             "{}: usage",
             case.provider
         );
-        assert_eq!(v["stop_reason"]["kind"], "end", "{}", case.provider);
+        assert_eq!(v["stopReason"]["kind"], "end", "{}", case.provider);
         assert!(
             stderr.contains("✓ Switched to"),
             "{}: feedback on stderr: {stderr}",

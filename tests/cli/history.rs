@@ -107,6 +107,13 @@ async fn chats_are_stored_continued_listed_and_searched() {
         .await
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("Removed the thoughts of 0 messages"));
+    let out = cli(&db)
+        .args(["purge-thoughts", "--older-than", "1", "--json"])
+        .output()
+        .await
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report, serde_json::json!({"messages": 0, "bytesFreed": 0}));
     mock.shutdown().await;
 }
 
@@ -165,6 +172,64 @@ async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
             .search("pedestrian", SearchScope::TextAndThoughts, 10)
             .unwrap()
             .is_empty()
+    );
+}
+
+/// Ctrl+C stops the answer where it is: the part that arrived is stored as cancelled, and
+/// the exit status is 130, as a shell reports an interrupted command.
+#[tokio::test(flavor = "multi_thread")]
+async fn ctrl_c_keeps_the_partial_answer_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(
+        Reply::fixture(STREAM)
+            .unwrap()
+            .chunk_size(40)
+            .delay(Duration::from_millis(50)),
+    );
+    let mut child = cli(&db)
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/med",
+            "--base-url",
+            &mock.url(),
+            "Cross?",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let pid = child.id().unwrap().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().await.unwrap();
+    mock.shutdown().await;
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the partial answer above is kept"));
+
+    let store = Store::open(&db).unwrap();
+    let conversation = &store.list_conversations(true).unwrap()[0];
+    let assistant = store.messages(&conversation.id).unwrap().pop().unwrap();
+    assert_eq!(assistant.status, MessageStatus::Cancelled);
+    assert!(
+        assistant
+            .message
+            .thinking()
+            .next()
+            .is_some_and(|t| t.text.starts_with("This is a straightforward question"))
     );
 }
 

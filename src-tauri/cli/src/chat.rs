@@ -16,7 +16,7 @@ use ponder_core::store::{Store, StoreError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::Usage;
+use crate::{Interrupted, Usage};
 
 #[derive(Debug, Args)]
 pub struct ChatArgs {
@@ -235,7 +235,7 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
             "model": model.id,
             "parts": parts_json(&turn.message.parts),
             "usage": turn.usage,
-            "stop_reason": turn.stop,
+            "stopReason": turn.stop,
             "error": turn.error.as_ref().map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
         });
         writeln!(std::io::stdout().lock(), "{}", serde_json::to_string(&out)?)?;
@@ -247,7 +247,9 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
     }
     match outcome {
         Outcome::Done(_) => Ok(()),
-        Outcome::Cancelled(_) => anyhow::bail!("cancelled; the partial answer above is kept"),
+        Outcome::Cancelled(_) => {
+            Err(Interrupted("cancelled; the partial answer above is kept".into()).into())
+        }
         Outcome::Failed(turn) => {
             let error = turn.error.expect("a failed turn carries its error");
             anyhow::bail!(
@@ -274,7 +276,7 @@ fn parts_json(parts: &[Part]) -> Vec<Value> {
                     v["redacted"] = json!(data);
                 }
                 if let Some(ms) = block.duration_ms {
-                    v["duration_ms"] = json!(ms);
+                    v["durationMs"] = json!(ms);
                 }
                 v
             }

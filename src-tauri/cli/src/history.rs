@@ -36,6 +36,9 @@ pub struct PurgeArgs {
     /// Drop the thoughts of messages older than this many days.
     #[arg(long, value_name = "DAYS")]
     older_than: u32,
+    /// Print one JSON object (`{"messages": N, "bytesFreed": N}`) instead of a sentence.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn conversations(args: ConversationsArgs, store: &Store) -> anyhow::Result<()> {
@@ -99,11 +102,16 @@ pub fn purge_thoughts(args: PurgeArgs, store: &Store) -> anyhow::Result<()> {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
     let before = now - i64::from(args.older_than) * 86_400_000;
     let (messages, bytes) = store.purge_thoughts(before)?;
-    let report = json!({ "messages": messages, "bytesFreed": bytes });
-    writeln!(
-        std::io::stdout().lock(),
-        "Removed the thoughts of {messages} messages, freeing {bytes} bytes.\n{report}"
-    )?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let report = json!({ "messages": messages, "bytesFreed": bytes });
+        writeln!(out, "{report}")?;
+    } else {
+        writeln!(
+            out,
+            "Removed the thoughts of {messages} messages, freeing {bytes} bytes."
+        )?;
+    }
     Ok(())
 }
 
@@ -111,12 +119,11 @@ pub fn purge_thoughts(args: PurgeArgs, store: &Store) -> anyhow::Result<()> {
 pub struct ExportArgs {
     /// The conversation to export (omit with --all).
     id: Option<String>,
-    /// md, json or html.
-    #[arg(long, default_value = "md")]
-    format: String,
-    /// details, section or omit.
-    #[arg(long, default_value = "details")]
-    thoughts: String,
+    #[arg(long, value_enum, default_value_t = Format::Md)]
+    format: Format,
+    /// How Markdown and HTML show the thoughts.
+    #[arg(long, value_enum, default_value_t = ThoughtsArg::Details)]
+    thoughts: ThoughtsArg,
     /// Every conversation, as one JSON backup.
     #[arg(long)]
     all: bool,
@@ -127,8 +134,32 @@ pub struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
+    /// Print one JSON object (`{"conversations": N, "messages": N}`) instead of a sentence.
+    #[arg(long)]
+    json: bool,
     /// A conversation or a backup exported as JSON.
     file: std::path::PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Format {
+    /// Markdown.
+    #[value(alias = "markdown")]
+    Md,
+    /// The whole conversation, thoughts and signatures included, as Ponder reads it back.
+    Json,
+    /// One page that opens in any browser.
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ThoughtsArg {
+    /// Folded under a summary the reader opens.
+    Details,
+    /// Always visible, before each answer.
+    Section,
+    /// Left out.
+    Omit,
 }
 
 pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
@@ -140,21 +171,17 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
         let id = args
             .id
             .ok_or_else(|| Usage("name the conversation to export, or pass --all".into()))?;
-        let thoughts: Thoughts = args
-            .thoughts
-            .parse()
-            .map_err(|e: export::UnknownThoughts| Usage(e.to_string()))?;
+        let thoughts = match args.thoughts {
+            ThoughtsArg::Details => Thoughts::Details,
+            ThoughtsArg::Section => Thoughts::Section,
+            ThoughtsArg::Omit => Thoughts::Omit,
+        };
         let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
         let messages = store.messages(&id)?;
-        match args.format.as_str() {
-            "md" | "markdown" => export::markdown(&conversation, &messages, thoughts),
-            "json" => export::json(&conversation, &messages),
-            "html" => export::html(&conversation, &messages, thoughts),
-            other => {
-                return Err(
-                    Usage(format!("unknown format {other:?}; use md, json or html")).into(),
-                );
-            }
+        match args.format {
+            Format::Md => export::markdown(&conversation, &messages, thoughts),
+            Format::Json => export::json(&conversation, &messages),
+            Format::Html => export::html(&conversation, &messages, thoughts),
         }
     };
     match args.output {
@@ -172,11 +199,16 @@ pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
     })?;
     let report = ponder_core::export::import(store, &bytes)
         .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
-    writeln!(
-        std::io::stdout().lock(),
-        "Imported {} conversation(s) with {} message(s).",
-        report.conversations,
-        report.messages
-    )?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let report = json!({ "conversations": report.conversations, "messages": report.messages });
+        writeln!(out, "{report}")?;
+    } else {
+        writeln!(
+            out,
+            "Imported {} conversation(s) with {} message(s).",
+            report.conversations, report.messages
+        )?;
+    }
     Ok(())
 }

@@ -55,8 +55,24 @@ enum Command {
     /// Import a conversation or a backup exported as JSON.
     Import(history::ImportArgs),
     /// Check the history database (SQLite's integrity check); exit 1 when it finds damage.
-    Check,
+    Check {
+        /// Print one JSON object (`{"ok": true, "report": "ok"}`) instead of the report.
+        #[arg(long)]
+        json: bool,
+    },
 }
+
+/// The user stopped the command (Ctrl+C): exit status 130, as a shell reports SIGINT.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// A failure the user can fix by changing the input: exit status 2, one line.
 #[derive(Debug)]
@@ -86,6 +102,8 @@ fn main() -> ExitCode {
             eprintln!("ponder-cli: {err:#}");
             if err.is::<Usage>() {
                 ExitCode::from(2)
+            } else if err.is::<Interrupted>() {
+                ExitCode::from(130)
             } else {
                 ExitCode::FAILURE
             }
@@ -118,9 +136,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("database:       {}", about.database_path);
             }
         }
-        Command::Check => {
+        Command::Check { json } => {
             let report = store()?.integrity_check()?;
-            println!("{report}");
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "ok": report == "ok", "report": report })
+                );
+            } else {
+                println!("{report}");
+            }
             if report != "ok" {
                 anyhow::bail!("the history database is damaged");
             }
