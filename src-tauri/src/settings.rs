@@ -139,7 +139,7 @@ const KEYS: [&str; 12] = [
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
-    let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
+    let store = app.store(app.state::<AppState>().paths.settings())?;
     Ok(from_stored(|key| store.get(key)))
 }
 
@@ -245,7 +245,7 @@ fn save<R: Runtime>(
             ),
         ));
     }
-    let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
+    let store = app.store(app.state::<AppState>().paths.settings())?;
     let value = serde_json::to_value(settings).unwrap_or_default();
     for key in keys {
         store.set(*key, value[*key].clone());
@@ -256,7 +256,7 @@ fn save<R: Runtime>(
 
 /// After the settings file was fixed by hand or moved aside: read it afresh.
 pub fn reload<R: Runtime>(app: &AppHandle<R>) -> Result<(), IpcError> {
-    let store = app.store(ponder_core::paths::SETTINGS_FILE)?;
+    let store = app.store(app.state::<AppState>().paths.settings())?;
     // Not `clear()`: that saves, and would write an empty file over the user's.
     if app.state::<AppState>().paths.settings().exists() {
         store.reload_ignore_defaults()?;

@@ -71,9 +71,14 @@ impl AppState {
     /// A history or settings file that cannot be used is recorded as a problem, never
     /// replaced: the window asks what to do.
     pub fn open(app: &AppHandle) -> anyhow::Result<Self> {
-        let root = app.path().app_data_dir()?;
-        let paths = DataPaths::at(root);
+        let paths =
+            DataPaths::at(app.path().app_data_dir()?).with_config(app.path().app_config_dir()?);
         paths.ensure()?;
+        // Not being able to move an old settings file is no reason not to start: it is
+        // still there for the user, and Ponder starts with its defaults.
+        if let Err(err) = paths.adopt_old_settings() {
+            eprintln!("Ponder could not move its old settings file: {err}");
+        }
         let history = open_history(&paths);
         let settings_problem = crate::settings::check_file(&paths.settings());
         let http = HttpConfig::default();

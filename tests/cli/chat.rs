@@ -25,7 +25,8 @@ async fn chat(
     mock.push(Reply::fixture(case.fixture).unwrap().chunk_size(97));
     let data = tempfile::tempdir().unwrap();
     let mut cmd = tokio::process::Command::from(ponder_cli());
-    cmd.env("XDG_DATA_HOME", data.path());
+    cmd.env("XDG_DATA_HOME", data.path())
+        .env("XDG_CONFIG_HOME", data.path());
     cmd.args([
         "chat",
         "--provider",
@@ -186,6 +187,7 @@ async fn a_provider_error_is_one_clear_line_and_exit_1() {
     let data = tempfile::tempdir().unwrap();
     let out = tokio::process::Command::from(ponder_cli())
         .env("XDG_DATA_HOME", data.path())
+        .env("XDG_CONFIG_HOME", data.path())
         .args([
             "chat",
             "--provider",
@@ -308,8 +310,12 @@ async fn a_server_of_your_own_and_vllm_get_the_chat_template_switch() {
             }]
         });
         std::fs::write(app.join("settings.json"), settings.to_string()).unwrap();
+        // The settings where an earlier version kept them, beside the history: they move
+        // to the config directory and are read from there.
+        let config = tempfile::tempdir().unwrap();
         let mut cmd = tokio::process::Command::from(ponder_cli());
         cmd.env("XDG_DATA_HOME", data.path())
+            .env("XDG_CONFIG_HOME", config.path())
             .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
             .args([
                 "chat",
@@ -328,6 +334,13 @@ async fn a_server_of_your_own_and_vllm_get_the_chat_template_switch() {
             "{provider}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
+        assert!(
+            config
+                .path()
+                .join("dev.ponder.desktop/settings.json")
+                .exists()
+        );
+        assert!(!app.join("settings.json").exists(), "moved, not copied");
         let requests = mock.requests();
         assert_eq!(requests[0].path, "/v1/chat/completions", "{provider}");
         let body = requests[0].json();

@@ -188,7 +188,7 @@ async fn ctrl_c_keeps_the_partial_answer_and_exits_130() {
             .chunk_size(40)
             .delay(Duration::from_millis(50)),
     );
-    let mut child = cli(&db)
+    let child = cli(&db)
         .args([
             "chat",
             "--provider",

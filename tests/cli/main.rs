@@ -16,6 +16,7 @@ fn about_json_reports_version_and_the_apps_data_dir() {
     let out = ponder_cli()
         .args(["about", "--json"])
         .env("XDG_DATA_HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path())
         .output()
         .unwrap();
     assert!(

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { appBinary, freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { appBinary, appEnv, freePort, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir } from '../support/paths.mjs';
@@ -155,7 +155,7 @@ describe('the real app when things go wrong', () => {
     await session(app.driver, async (s) => {
       const [first] = runningApps();
       const second = spawn(appBinary(), [], {
-        env: { ...process.env, XDG_DATA_HOME: app.home, NO_AT_BRIDGE: '1' },
+        env: { ...process.env, ...appEnv({ XDG_DATA_HOME: app.home, NO_AT_BRIDGE: '1' }) },
         stdio: 'ignore',
       });
       const code = await Promise.race([

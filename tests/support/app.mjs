@@ -38,6 +38,15 @@ export function freePort() {
  * Starts tauri-driver (which starts WebKitWebDriver) with the given environment.
  * Returns { base, newSession(), stop() }; each session launches the app afresh.
  */
+/**
+ * The app's environment for a test: its settings (`XDG_CONFIG_HOME`) go to the same private
+ * folder as its history (`XDG_DATA_HOME`) unless the test names another, so that no test
+ * reads or writes the settings of the user running it.
+ */
+export function appEnv(env) {
+  return env.XDG_DATA_HOME && !env.XDG_CONFIG_HOME ? { ...env, XDG_CONFIG_HOME: env.XDG_DATA_HOME } : env;
+}
+
 export async function startDriver({ env }) {
   const app = appBinary();
   if (!existsSync(app)) throw new Error(`no app binary at ${app}; build it first (cargo build -p ponder)`);
@@ -48,7 +57,7 @@ export async function startDriver({ env }) {
   const driver = spawn(
     process.env.TAURI_DRIVER ?? 'tauri-driver',
     ['--port', String(port), '--native-port', String(nativePort)],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    { env: { ...process.env, ...appEnv(env) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   let log = '';
   driver.stdout.on('data', (d) => (log += d));

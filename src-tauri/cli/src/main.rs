@@ -153,11 +153,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
         Command::Chat(args) => {
-            // The app keeps its settings beside the history: a history given by path is read
-            // with the settings next to it.
+            // A history given by path is read with the settings next to it (a copied data
+            // directory); otherwise the app's own settings, from where the app keeps them.
             let settings = match (&cli.data_dir, &cli.db) {
                 (None, Some(db)) => db.with_file_name(ponder_core::paths::SETTINGS_FILE),
-                _ => paths()?.settings(),
+                _ => {
+                    let paths = paths()?;
+                    // As the app does at start: an earlier version's file moves over once.
+                    let _ = paths.adopt_old_settings();
+                    paths.settings()
+                }
             };
             chat::chat(args, &store()?, &settings)?
         }

@@ -1,9 +1,10 @@
 //! Where Ponder keeps its files.
 //!
-//! The desktop app and the CLI must agree on one data directory, so the rule lives
-//! here rather than in Tauri's path resolver: `$XDG_DATA_HOME/<identifier>`
-//! (`~/.local/share/<identifier>` when unset), which is exactly what Tauri's
-//! `app_data_dir()` gives for the same identifier on Linux.
+//! The desktop app and the CLI must agree on them, so the rule lives here rather than in
+//! Tauri's path resolver: the history in `$XDG_DATA_HOME/<identifier>` (`~/.local/share/…`
+//! when unset) and the settings in `$XDG_CONFIG_HOME/<identifier>` (`~/.config/…`), which is
+//! exactly what Tauri's `app_data_dir()` and `app_config_dir()` give for the same identifier
+//! on Linux. Earlier versions kept the settings beside the history; they are moved once.
 
 use std::path::{Path, PathBuf};
 
@@ -14,12 +15,14 @@ pub const APP_IDENTIFIER: &str = "dev.ponder.desktop";
 /// The conversation history database, inside the data directory.
 pub const DATABASE_FILE: &str = "ponder.sqlite3";
 
-/// The settings file kept by tauri-plugin-store, inside the data directory.
+/// The settings file kept by tauri-plugin-store, inside the config directory.
 pub const SETTINGS_FILE: &str = "settings.json";
 
 #[derive(Debug, thiserror::Error)]
 pub enum DataDirError {
-    #[error("cannot find a home directory to keep Ponder's data in; set XDG_DATA_HOME")]
+    #[error(
+        "cannot find a home directory to keep Ponder's data in; set XDG_DATA_HOME and XDG_CONFIG_HOME"
+    )]
     NoHome,
     #[error("cannot create the data directory {path}: {source}")]
     Create {
@@ -29,29 +32,40 @@ pub enum DataDirError {
     },
 }
 
-/// The files of one data directory.
+/// The files of one data directory, and the settings of its config directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataPaths {
     root: PathBuf,
+    config: PathBuf,
 }
 
 impl DataPaths {
-    /// The data directory for this user, from the environment.
+    /// The data and config directories for this user, from the environment.
     pub fn for_current_user() -> Result<Self, DataDirError> {
-        let base = dirs::data_dir().ok_or(DataDirError::NoHome)?;
-        Ok(Self::under(&base))
+        let data = dirs::data_dir().ok_or(DataDirError::NoHome)?;
+        let config = dirs::config_dir().ok_or(DataDirError::NoHome)?;
+        Ok(Self::under(&data).with_config(config.join(APP_IDENTIFIER)))
     }
 
-    /// The data directory below a given base (what `$XDG_DATA_HOME` would be).
+    /// Both directories below one base (what `$XDG_DATA_HOME` would be).
     pub fn under(base: &Path) -> Self {
+        Self::at(base.join(APP_IDENTIFIER))
+    }
+
+    /// Everything in exactly this directory, the settings included.
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        let root = root.into();
         Self {
-            root: base.join(APP_IDENTIFIER),
+            config: root.clone(),
+            root,
         }
     }
 
-    /// A data directory at exactly this path.
-    pub fn at(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
+    /// The settings in this directory instead.
+    #[must_use]
+    pub fn with_config(mut self, config: impl Into<PathBuf>) -> Self {
+        self.config = config.into();
+        self
     }
 
     pub fn root(&self) -> &Path {
@@ -63,16 +77,36 @@ impl DataPaths {
     }
 
     pub fn settings(&self) -> PathBuf {
-        self.root.join(SETTINGS_FILE)
+        self.config.join(SETTINGS_FILE)
     }
 
-    /// Creates the directory (and its parents) if it is missing.
+    /// Creates both directories (and their parents) if they are missing.
     pub fn ensure(&self) -> Result<&Self, DataDirError> {
-        std::fs::create_dir_all(&self.root).map_err(|source| DataDirError::Create {
-            path: self.root.clone(),
-            source,
-        })?;
+        for dir in [&self.root, &self.config] {
+            std::fs::create_dir_all(dir).map_err(|source| DataDirError::Create {
+                path: dir.clone(),
+                source,
+            })?;
+        }
         Ok(self)
+    }
+
+    /// Moves a settings file an earlier version kept beside the history to the config
+    /// directory, unless one is there already (then the old one stays where it is, unread).
+    /// Returns where it went.
+    pub fn adopt_old_settings(&self) -> std::io::Result<Option<PathBuf>> {
+        let old = self.root.join(SETTINGS_FILE);
+        let new = self.settings();
+        if old == new || !old.exists() || new.exists() {
+            return Ok(None);
+        }
+        std::fs::create_dir_all(&self.config)?;
+        // A rename fails across file systems; a copy then a removal does not.
+        if std::fs::rename(&old, &new).is_err() {
+            std::fs::copy(&old, &new)?;
+            std::fs::remove_file(&old)?;
+        }
+        Ok(Some(new))
     }
 }
 
@@ -125,6 +159,29 @@ mod tests {
         let second = move_aside(&db).unwrap();
         assert_ne!(first, second, "an earlier copy is never overwritten");
         assert_eq!(std::fs::read(&first).unwrap(), b"not a database");
+    }
+
+    #[test]
+    fn old_settings_move_to_the_config_directory_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = DataPaths::at(tmp.path().join("data")).with_config(tmp.path().join("config"));
+        std::fs::create_dir_all(paths.root()).unwrap();
+        let old = paths.root().join(SETTINGS_FILE);
+        std::fs::write(&old, br#"{"theme":"dark"}"#).unwrap();
+        assert_eq!(paths.adopt_old_settings().unwrap(), Some(paths.settings()));
+        assert!(!old.exists());
+        assert_eq!(
+            std::fs::read(paths.settings()).unwrap(),
+            br#"{"theme":"dark"}"#
+        );
+        // A newer file is never replaced by an older one.
+        std::fs::write(&old, br#"{"theme":"light"}"#).unwrap();
+        assert_eq!(paths.adopt_old_settings().unwrap(), None);
+        assert_eq!(
+            std::fs::read(paths.settings()).unwrap(),
+            br#"{"theme":"dark"}"#
+        );
+        assert!(old.exists(), "left where it was");
     }
 
     #[test]

@@ -61,12 +61,12 @@ enabled: boolean, includeInContext: boolean, includeInResponse: boolean, format:
 /**
  * The most one answer may hold, thinking included (`max_tokens`, `max_output_tokens`,
  * `maxOutputTokens`). Where the level sets a thinking budget, the budget is cut to leave
- * room for the answer within it. Seed 001 spells it `maxTokens`, which still reads.
+ * room for the answer within it. The older name `maxTokens` still reads.
  */
 maxOutputTokens?: number | null, 
 /**
- * Past 150,000 tokens of conversation, budgets are cut to 10,000 (seed 000's dynamic
- * adjustment), so that a long conversation still leaves room for the answer.
+ * Past 150,000 tokens of conversation, budgets are cut to 10,000, so that a long
+ * conversation still leaves room for the answer.
  */
 longContextCut: boolean, 
 /**
@@ -139,7 +139,7 @@ retentionDays: number | null,
  */
 stallTimeoutSecs: number, providers: { [key in string]?: ProviderSettings }, profiles: Profiles, 
 /**
- * Seed 002's reasoning maps, per provider and per model, with the auto-stream level
+ * The reasoning maps, per provider and per model, with the auto-stream level
  * and Anthropic's caching toggle.
  */
 reasoningOverrides: Overrides, 
@@ -266,7 +266,7 @@ export type RefreshReport = { listed: { [key in string]?: number }, failed: { [k
 
 export type TranslatePreview = { 
 /**
- * The feedback lines for the choice (seed 000's layout).
+ * The feedback lines for the choice: a headline, then one indented line per detail.
  */
 feedback: string, warnings: Array<string>, meaning: Meaning, 
 /**
