@@ -7,6 +7,8 @@ export default defineConfig({
   // The app loads its files from its own bundle, never from a server path.
   base: './',
   clearScreen: false,
+  // `tauri dev` loads the window from here (tauri.conf.json's devUrl).
+  server: { port: 5173, strictPort: true },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
