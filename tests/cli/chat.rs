@@ -21,6 +21,17 @@ async fn chat(
     std::process::Output,
     Vec<ponder_mock_provider::RecordedRequest>,
 ) {
+    chat_with_env(case, json, &[]).await
+}
+
+async fn chat_with_env(
+    case: &Case,
+    json: bool,
+    env: &[(&str, &str)],
+) -> (
+    std::process::Output,
+    Vec<ponder_mock_provider::RecordedRequest>,
+) {
     let mock = MockProvider::start().await.unwrap();
     mock.push(Reply::fixture(case.fixture).unwrap().chunk_size(97));
     let data = tempfile::tempdir().unwrap();
@@ -43,6 +54,10 @@ async fn chat(
     }
     if let Some(env) = case.key_env {
         cmd.env(env, "test-key-not-real");
+    }
+    cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+    for (key, value) in env {
+        cmd.env(key, value);
     }
     cmd.arg("What is 2+2?");
     let out = cmd.output().await.unwrap();
@@ -162,6 +177,30 @@ async fn chat_streams_text_to_the_terminal() {
         .or_else(|| text.find("Here are"))
         .expect("the answer is printed");
     assert!(thinking < answer, "{text}");
+}
+
+/// Thoughts are dim and italic where colour is wanted (a terminal, or CLICOLOR_FORCE), and
+/// plain under a "Thinking:" line where it is not (a pipe, or NO_COLOR).
+#[tokio::test(flavor = "multi_thread")]
+async fn thoughts_are_dimmed_only_where_colour_is_wanted() {
+    let dim = "\x1b[2m\x1b[3m";
+    let (piped, _) = chat(&CASES[0], false).await;
+    let piped = String::from_utf8(piped.stdout).unwrap();
+    assert!(
+        piped.starts_with("Thinking:") && !piped.contains('\x1b'),
+        "{piped:?}"
+    );
+    let (forced, _) = chat_with_env(&CASES[0], false, &[("CLICOLOR_FORCE", "1")]).await;
+    let forced = String::from_utf8(forced.stdout).unwrap();
+    assert!(forced.starts_with(dim), "{forced:?}");
+    let (refused, _) = chat_with_env(
+        &CASES[0],
+        false,
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+    )
+    .await;
+    let refused = String::from_utf8(refused.stdout).unwrap();
+    assert!(!refused.contains('\x1b'), "{refused:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,7 +1,7 @@
 //! `ponder-cli chat`: one turn with a real provider (or anything speaking its protocol),
 //! thoughts streamed dimmed, then the answer.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -285,6 +285,9 @@ fn parts_json(parts: &[Part]) -> Vec<Value> {
         .collect()
 }
 
+/// How thoughts look in a terminal: dim and italic, apart from the answer.
+const THOUGHT: anstyle::Style = anstyle::Style::new().dimmed().italic();
+
 /// Streams to the terminal: feedback and notices on stderr, thoughts dimmed, then the answer.
 struct Printer {
     stream: bool,
@@ -297,7 +300,8 @@ impl Printer {
     fn new(stream: bool) -> Self {
         Self {
             stream,
-            color: std::io::stdout().is_terminal(),
+            // A terminal, unless NO_COLOR says otherwise (or CLICOLOR_FORCE insists).
+            color: anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
             in_thought: false,
             wrote: false,
         }
@@ -325,7 +329,7 @@ impl Printer {
             ChatEvent::ThinkingStart { .. } => {
                 self.in_thought = true;
                 if self.color {
-                    write!(out, "\x1b[2;3m")
+                    write!(out, "{}", THOUGHT.render())
                 } else {
                     writeln!(out, "Thinking:")
                 }
@@ -335,7 +339,7 @@ impl Printer {
             ChatEvent::ThinkingEnd => {
                 self.in_thought = false;
                 if self.color {
-                    write!(out, "\x1b[0m\n\n")
+                    write!(out, "{}\n\n", THOUGHT.render_reset())
                 } else {
                     write!(out, "\n\n")
                 }
@@ -355,7 +359,7 @@ impl Printer {
         }
         let mut out = std::io::stdout().lock();
         if self.in_thought && self.color {
-            let _ = write!(out, "\x1b[0m");
+            let _ = write!(out, "{}", THOUGHT.render_reset());
         }
         if self.wrote || self.in_thought {
             let _ = writeln!(out);

@@ -13,30 +13,23 @@ pub fn app_info(state: State<'_, AppState>) -> About {
 /// Opens a web link from an answer in the system's browser; the app's own window never
 /// navigates away. Only `http` and `https` addresses are opened.
 #[tauri::command(async)]
-pub fn open_external(url: String) -> Result<(), IpcError> {
-    let lower = url.trim().to_ascii_lowercase();
+pub fn open_external(app: AppHandle, url: String) -> Result<(), IpcError> {
+    use tauri_plugin_opener::OpenerExt;
+
+    let url = url.trim();
+    let lower = url.to_ascii_lowercase();
     if !(lower.starts_with("https://") || lower.starts_with("http://")) {
         return Err(IpcError::new(
             IpcErrorCode::InvalidInput,
             "Only web links can be opened.",
         ));
     }
-    std::process::Command::new("xdg-open")
-        .arg(url.trim())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(|mut child| {
-            // Reap it when it exits, so no zombie is left behind.
-            std::thread::spawn(move || child.wait());
-        })
-        .map_err(|e| {
-            IpcError::new(
-                IpcErrorCode::Internal,
-                format!("could not open a browser: {e}"),
-            )
-        })
+    app.opener().open_url(url, None::<&str>).map_err(|e| {
+        IpcError::new(
+            IpcErrorCode::Internal,
+            format!("could not open a browser: {e}"),
+        )
+    })
 }
 
 /// Files Ponder could not use at start-up; the window shows them before anything else.

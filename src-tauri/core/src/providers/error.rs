@@ -357,7 +357,7 @@ pub fn parse_retry_after(
     if let Ok(seconds) = value.parse::<f64>() {
         return hinted_wait(seconds);
     }
-    let when = httpdate(value)?;
+    let when = httpdate::parse_http_date(value).ok()?;
     Some(
         when.duration_since(now)
             .unwrap_or_default()
@@ -365,64 +365,14 @@ pub fn parse_retry_after(
     )
 }
 
-/// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form servers send.
-fn httpdate(text: &str) -> Option<std::time::SystemTime> {
-    let parts: Vec<&str> = text.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    let month = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    .iter()
-    .position(|m| m == month)? as i64
-        + 1;
-    let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let [h, m, s] = hms.as_slice() else {
-        return None;
-    };
-    // Out-of-range fields are not a date (and would overflow the arithmetic below).
-    let in_range = (1..=31).contains(&day)
-        && (1..=9999).contains(&year)
-        && (0..24).contains(h)
-        && (0..60).contains(m)
-        && (0..=60).contains(s);
-    if !in_range {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + h * 3600 + m * 60 + s;
-    u64::try_from(secs)
-        .ok()
-        .map(|s| std::time::UNIX_EPOCH + Duration::from_secs(s))
-}
-
 fn reason(status: u16) -> &'static str {
     match status {
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        408 => "Request Timeout",
-        413 => "Payload Too Large",
-        422 => "Unprocessable Entity",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
+        // Anthropic's own: the service is overloaded.
         529 => "Overloaded",
-        _ => "",
+        _ => reqwest::StatusCode::from_u16(status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or(""),
     }
 }
 

@@ -213,22 +213,10 @@ pub(crate) fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// A random identifier: 128 bits from the OS, as 32 hex digits.
+/// A new identifier, as 32 hex digits: a UUIDv7, so ids sort by when they were made, with
+/// 74 random bits from the OS.
 pub fn new_id() -> String {
-    let mut bytes = [0u8; 16];
-    // /dev/urandom is always there on the platforms Ponder runs on; fall back to time and a
-    // counter so an id is still unique within this process if it is not.
-    let filled = std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
-        .is_ok();
-    if !filled {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&now_ms().to_le_bytes());
-        bytes[8..].copy_from_slice(&n.to_le_bytes());
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    uuid::Uuid::now_v7().simple().to_string()
 }
 
 #[cfg(test)]
