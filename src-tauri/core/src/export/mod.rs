@@ -12,7 +12,6 @@ mod json;
 mod markdown;
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,8 +26,11 @@ pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse, rea
 pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
 /// How Markdown and HTML exports show a model's thoughts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Thoughts {
     /// Folded under a "Thoughts (12 s)" summary the reader opens.
     #[default]
@@ -43,34 +45,13 @@ impl Thoughts {
     pub const ALL: [Thoughts; 3] = [Thoughts::Details, Thoughts::Section, Thoughts::Omit];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Details => "details",
-            Self::Section => "section",
-            Self::Omit => "omit",
-        }
+        self.into()
     }
 }
 
 impl fmt::Display for Thoughts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown way to export thoughts {0:?}; use details, section or omit")]
-pub struct UnknownThoughts(pub String);
-
-impl FromStr for Thoughts {
-    type Err = UnknownThoughts;
-
-    fn from_str(input: &str) -> Result<Self, Self::Err> {
-        match input.trim().to_ascii_lowercase().as_str() {
-            "details" => Ok(Self::Details),
-            "section" => Ok(Self::Section),
-            "omit" => Ok(Self::Omit),
-            _ => Err(UnknownThoughts(input.to_owned())),
-        }
     }
 }
 

@@ -6,8 +6,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorKind {
     /// Missing, wrong or unauthorised key (401, 403).
     Auth,
@@ -33,18 +34,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Auth => "auth",
-            Self::RateLimited => "rate_limited",
-            Self::Quota => "quota",
-            Self::Overloaded => "overloaded",
-            Self::ContextTooLong => "context_too_long",
-            Self::BadRequest => "bad_request",
-            Self::Network => "network",
-            Self::Decode => "decode",
-            Self::Server => "server",
-            Self::Internal => "internal",
-        }
+        self.into()
     }
 }
 

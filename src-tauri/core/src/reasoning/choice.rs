@@ -6,7 +6,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A named level on Ponder's one scale of thinking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Level {
     Minimal,
     Low,
@@ -25,13 +26,7 @@ impl Level {
     ];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Minimal => "minimal",
-            Self::Low => "low",
-            Self::Medium => "medium",
-            Self::High => "high",
-            Self::Max => "max",
-        }
+        self.into()
     }
 
     /// The step on the budget formula `min + v/3 × (max − min)`: minimal 0 … high and max 3.

@@ -9,9 +9,10 @@ use super::{Result, Store, StoreError, new_id, now_ms};
 use crate::chat::{Message, Origin, Part, Replay, Role, StopReason, Usage};
 use crate::reasoning::choice::Choice;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[strum(serialize_all = "lowercase")]
 pub enum MessageStatus {
     Streaming,
     Complete,
@@ -22,24 +23,25 @@ pub enum MessageStatus {
 
 impl MessageStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Streaming => "streaming",
-            Self::Complete => "complete",
-            Self::Cancelled => "cancelled",
-            Self::Error => "error",
-            Self::Interrupted => "interrupted",
-        }
+        self.into()
     }
 
+    /// A status an older or newer Ponder wrote that this one does not know reads as
+    /// interrupted: the answer is kept, and nothing claims it finished.
     fn parse(text: &str) -> Self {
-        match text {
-            "streaming" => Self::Streaming,
-            "complete" => Self::Complete,
-            "cancelled" => Self::Cancelled,
-            "error" => Self::Error,
-            _ => Self::Interrupted,
-        }
+        Self::ALL
+            .into_iter()
+            .find(|s| s.as_str() == text)
+            .unwrap_or(Self::Interrupted)
     }
+
+    const ALL: [Self; 5] = [
+        Self::Streaming,
+        Self::Complete,
+        Self::Cancelled,
+        Self::Error,
+        Self::Interrupted,
+    ];
 }
 
 /// A message as stored, with what the turn cost and how it ended.
