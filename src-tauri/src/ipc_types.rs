@@ -17,7 +17,7 @@ use ponder_core::reasoning::overrides::{
 use ponder_core::reasoning::plan::Endpoint;
 use ponder_core::reasoning::settings::Profiles;
 use ponder_core::reasoning::{
-    Api, Choice, CustomProvider, Meaning, MeaningKind, Overrides, ReasoningSettings,
+    ApiChoice, Choice, CustomProvider, Meaning, MeaningKind, Overrides, ReasoningSettings,
     StripFromContext, ThoughtFormat,
 };
 use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit};
@@ -47,7 +47,7 @@ fn generated() -> String {
     let declarations = [
         // Values
         declare::<Choice>(),
-        declare::<Api>(),
+        declare::<ApiChoice>(),
         declare::<Endpoint>(),
         declare::<Protocol>(),
         declare::<ThoughtSource>(),

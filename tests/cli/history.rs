@@ -434,11 +434,8 @@ fn check_reports_a_sound_history_and_a_damaged_one() {
 #[test]
 fn an_import_whose_level_is_unknown_is_refused_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
-    let export = std::fs::read_to_string(
-        ponder_tests::workspace_root().join("src-tauri/core/src/export/snapshots/primes.json"),
-    )
-    .unwrap()
-    .replace("\"choice\": \"high\"", "\"choice\": \"ultra\"");
+    let export =
+        ponder_tests::sample_export().replace("\"choice\": \"high\"", "\"choice\": \"ultra\"");
     let file = dir.path().join("ultra.json");
     std::fs::write(&file, export).unwrap();
     let out = ponder_cli()
@@ -458,7 +455,7 @@ fn an_import_whose_level_is_unknown_is_refused_and_says_why() {
 /// given on the command line wins over it.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_stored_system_prompt_and_api_choice_are_used_when_continuing() {
-    use ponder_core::reasoning::{Api, ReasoningSettings};
+    use ponder_core::reasoning::{ApiChoice, ReasoningSettings};
     use ponder_core::store::NewConversation;
 
     let dir = tempfile::tempdir().unwrap();
@@ -472,7 +469,7 @@ async fn a_stored_system_prompt_and_api_choice_are_used_when_continuing() {
                 model: Some("gpt-5-mini".into()),
                 settings: ReasoningSettings {
                     system_prompt: Some("Answer like a ship's log.".into()),
-                    api: Some(Api::Chat),
+                    api: Some(ApiChoice::Chat),
                     ..ReasoningSettings::default()
                 },
             })

@@ -512,13 +512,7 @@ fn import_never_panics_on_any_file_and_says_why_it_refuses() {
     use ponder_core::export;
     use ponder_core::store::Store;
     let _one = serial();
-    let valid: Value = serde_json::from_slice(
-        &std::fs::read(
-            ponder_tests::workspace_root().join("src-tauri/core/src/export/snapshots/primes.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
+    let valid: Value = serde_json::from_str(&ponder_tests::sample_export()).unwrap();
     runner()
         .run(
             &(

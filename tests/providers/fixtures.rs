@@ -2,8 +2,8 @@
 //! really contains are compared with committed expected files, and feeding the bytes whole,
 //! one byte at a time, or split at every offset gives the same result.
 //!
-//! Regenerate the expected files after a deliberate change with `PONDER_BLESS=1`, then read
-//! the diff against the recording before committing it.
+//! Regenerate the expected files after a deliberate change with `INSTA_UPDATE=always` (or
+//! `cargo insta review`), then read the diff against the recording before committing it.
 
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 fn expected_path(fixture: &str) -> PathBuf {
     ponder_tests::workspace_root()
         .join("tests/fixtures/expected")
-        .join(format!("{fixture}.json"))
+        .join(format!("{fixture}.snap"))
 }
 
 /// Runs the stream split into the given pieces; returns the normalised events and the turn.
@@ -128,27 +128,20 @@ fn summary(events: &[ChatEvent], turn: &Turn) -> Value {
     })
 }
 
+/// Compares with the committed snapshot `tests/fixtures/expected/<provider>/<file>.snap`
+/// (insta; `INSTA_UPDATE=always` writes it again — read it against the recording first).
 fn check_against_expected(fixture: &str, actual: &Value) {
     let path = expected_path(fixture);
-    if std::env::var_os("PONDER_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, serde_json::to_string_pretty(actual).unwrap() + "\n").unwrap();
-        return;
-    }
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "no expected file {}; run with PONDER_BLESS=1 and review it",
-            path.display()
-        )
+    let dir = path.parent().unwrap().to_owned();
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    insta::with_settings!({
+        snapshot_path => dir,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+        info => &fixture,
+    }, {
+        insta::assert_json_snapshot!(name, actual);
     });
-    let expected: Value = serde_json::from_str(&text).unwrap();
-    assert!(
-        &expected == actual,
-        "{fixture} differs from {}:\nexpected {}\nactual   {}",
-        path.display(),
-        serde_json::to_string(&expected).unwrap(),
-        serde_json::to_string(actual).unwrap()
-    );
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Request goldens: hand-built conversations turned into provider request bodies by
 //! `providers::request::to_wire`, compared exactly with committed files under
-//! `tests/fixtures/requests/<case>.json` (`{"body": …, "notices": […]}`).
+//! `tests/fixtures/requests/<case>.snap` (`{"body": …, "notices": […]}`).
 //!
 //! The rules are each provider's round-trip rules (see each protocol's module documentation)
-//! and the conversation's thought settings. Each case also asserts the rule it is about, so a wrongly blessed
-//! file still fails, and every case checks that no thought text is ever sent back as an
-//! assistant message's visible text.
+//! and the conversation's thought settings. Each case also asserts the rule it is about, so a
+//! wrongly blessed file still fails, and every case checks that no thought text is ever sent
+//! back as an assistant message's visible text.
 //!
-//! Regenerate the files after a deliberate change with `PONDER_BLESS=1`, then read every
+//! Regenerate the files after a deliberate change with `INSTA_UPDATE=always`, then read every
 //! changed file against the rules before committing it.
 
 use std::path::PathBuf;
@@ -17,8 +17,8 @@ use ponder_core::chat::{
 };
 use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
 use ponder_core::reasoning::{
-    Api, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings, StripFromContext, TurnContext,
-    translate,
+    ApiChoice, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings, StripFromContext,
+    TurnContext, translate,
 };
 use serde_json::{Value, json};
 
@@ -274,7 +274,7 @@ fn send(
     provider: &str,
     model: &str,
     choice: Choice,
-    api: Option<Api>,
+    api: Option<ApiChoice>,
     settings: ReasoningSettings,
     history: Vec<Message>,
 ) -> Sent {
@@ -303,7 +303,7 @@ fn send(
 fn golden_path(case: &str) -> PathBuf {
     ponder_tests::workspace_root()
         .join("tests/fixtures/requests")
-        .join(format!("{case}.json"))
+        .join(format!("{case}.snap"))
 }
 
 /// The common checks, then the exact comparison with the committed file.
@@ -312,25 +312,13 @@ fn golden(case: &str, sent: &Sent) {
     no_thought_as_visible_text(case, sent);
     let actual = json!({ "body": sent.request.body, "notices": sent.request.notices });
     let path = golden_path(case);
-    if std::env::var_os("PONDER_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
-        return;
-    }
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-        panic!(
-            "no expected file {}; run with PONDER_BLESS=1 and review it",
-            path.display()
-        )
+    insta::with_settings!({
+        snapshot_path => path.parent().unwrap(),
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_json_snapshot!(case, actual);
     });
-    let expected: Value = serde_json::from_str(&text).unwrap();
-    assert!(
-        expected == actual,
-        "{case} differs from {}:\nexpected {}\nactual   {}",
-        path.display(),
-        serde_json::to_string(&expected).unwrap(),
-        serde_json::to_string(&actual).unwrap()
-    );
 }
 
 /// The text of every assistant message as the provider would show it to the model as the
@@ -498,7 +486,7 @@ fn every_golden_file_belongs_to_a_case() {
         .collect();
     names.sort();
     for name in &names {
-        let case = name.strip_suffix(".json").unwrap_or(name);
+        let case = name.strip_suffix(".snap").unwrap_or(name);
         assert!(CASES.contains(&case), "stray golden file {name}");
     }
     let mut unique = CASES.to_vec();
@@ -547,7 +535,7 @@ fn first_turn_chat_o3_high() {
         "openai",
         "o3",
         Choice::HIGH,
-        Some(Api::Chat),
+        Some(ApiChoice::Chat),
         defaults(),
         first_turn(),
     );
@@ -1257,7 +1245,7 @@ fn chat_o3_after_responses_turn_include() {
         "openai",
         "o3",
         Choice::HIGH,
-        Some(Api::Chat),
+        Some(ApiChoice::Chat),
         include(),
         history,
     );

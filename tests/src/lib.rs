@@ -68,3 +68,16 @@ pub fn workspace_bin(bin: &str) -> PathBuf {
         .join("debug")
         .join(format!("{bin}{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// A real export of a conversation (the JSON export's snapshot), for tests that import one.
+pub fn sample_export() -> String {
+    let snap = std::fs::read_to_string(
+        workspace_root().join("src-tauri/core/src/export/snapshots/primes.json.snap"),
+    )
+    .expect("the JSON export snapshot");
+    // An insta snapshot: a `---` header, then the export itself.
+    snap.splitn(3, "---\n")
+        .nth(2)
+        .expect("a snapshot header")
+        .to_owned()
+}

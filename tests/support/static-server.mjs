@@ -1,43 +1,23 @@
-// Serves a built UI over loopback: Vite's module scripts do not load from file://.
-import { createReadStream, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+// Serves a built UI over loopback with Vite's own preview server (its module scripts do not
+// load from file://). Vite comes from the UI's dependencies.
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
+import { repoRoot } from './paths.mjs';
 
-/** Starts a server for `root` on 127.0.0.1 and a free port; resolves to { url, close }. */
-export function serveStatic(root) {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-    const file = normalize(join(root, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
-    } catch {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
+/** Starts a server for the built UI in `root` (a `dist` folder) on 127.0.0.1 and a free port; resolves to { url, close }. */
+export async function serveStatic(root) {
+  const { preview } = await import(pathToFileURL(join(repoRoot, 'ui', 'node_modules', 'vite', 'dist', 'node', 'index.js')).href);
+  const server = await preview({
+    root: dirname(root),
+    configFile: false,
+    // A missing file is a 404, not the page again.
+    appType: 'mpa',
+    logLevel: 'silent',
+    build: { outDir: root },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
   });
-  return new Promise((resolveServer) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolveServer({
-        url: `http://127.0.0.1:${port}/`,
-        close: () => new Promise((done) => server.close(done)),
-      });
-    });
-  });
+  const url = server.resolvedUrls?.local?.[0];
+  if (!url) throw new Error('the preview server did not say where it listens');
+  return { url, close: () => server.close() };
 }

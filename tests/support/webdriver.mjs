@@ -1,4 +1,7 @@
-// A small W3C WebDriver client: just the calls our app tests make, over fetch.
+// The app tests' WebDriver session: WebdriverIO's protocol client (`webdriver`), with the few
+// waits our tests need on top.
+import WebDriver from 'webdriver';
+
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export class WebDriverError extends Error {}
@@ -7,23 +10,27 @@ export class WebDriverError extends Error {}
 export const Keys = { enter: '\uE007', escape: '\uE00C', down: '\uE015', up: '\uE013', control: '\uE009', tab: '\uE004' };
 
 export class Session {
-  constructor(base, id) {
-    this.base = base;
-    this.id = id;
+  constructor(client) {
+    this.client = client;
   }
 
   static async start(base, capabilities) {
-    const value = await request(base, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } });
-    return new Session(base, value.sessionId);
-  }
-
-  command(method, path, body) {
-    return request(this.base, method, `/session/${this.id}${path}`, body);
+    const url = new URL(base);
+    const client = await WebDriver.newSession({
+      protocol: 'http',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: '/',
+      // WebKitWebDriver speaks classic WebDriver only.
+      capabilities: { ...capabilities, 'wdio:enforceWebDriverClassic': true },
+      logLevel: 'silent',
+      connectionRetryCount: 0,
+    });
+    return new Session(client);
   }
 
   async find(css) {
-    const value = await this.command('POST', '/element', { using: 'css selector', value: css });
-    return value[ELEMENT];
+    return elementId(await this.client.findElement('css selector', css), css);
   }
 
   /** Polls until an element matching `css` exists; returns it. */
@@ -59,52 +66,45 @@ export class Session {
   }
 
   text(element) {
-    return this.command('GET', `/element/${element}/text`);
+    return this.client.getElementText(element);
   }
 
   clear(element) {
-    return this.command('POST', `/element/${element}/clear`, {});
+    return this.client.elementClear(element);
   }
 
   click(element) {
-    return this.command('POST', `/element/${element}/click`, {});
+    return this.client.elementClick(element);
   }
 
   /** Types text into an element; `Keys.enter` and friends work inside the text. */
   type(element, text) {
-    return this.command('POST', `/element/${element}/value`, { text });
+    return this.client.elementSendKeys(element, text);
   }
 
   async findAll(css) {
-    const value = await this.command('POST', '/elements', { using: 'css selector', value: css });
-    return value.map((v) => v[ELEMENT]);
+    const found = await this.client.findElements('css selector', css);
+    return found.map((v) => elementId(v, css));
   }
 
   execute(script, args = []) {
-    return this.command('POST', '/execute/sync', { script, args });
+    return this.client.executeScript(script, args);
   }
 
-  screenshot() {
-    return this.command('GET', '/screenshot').then((b64) => Buffer.from(b64, 'base64'));
+  async screenshot() {
+    return Buffer.from(await this.client.takeScreenshot(), 'base64');
   }
 
   end() {
-    return this.command('DELETE', '');
+    return this.client.deleteSession();
   }
 }
 
-async function request(base, method, path, body) {
-  const res = await fetch(base + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const { error, message } = json.value ?? {};
-    throw new WebDriverError(`${method} ${path}: ${res.status} ${error ?? ''} ${message ?? ''}`.trim());
-  }
-  return json.value;
+/** The element reference of a find, or the driver's "no such element" as an error. */
+function elementId(found, css) {
+  const id = found?.[ELEMENT];
+  if (!id) throw new WebDriverError(`no element for ${css}: ${found?.message ?? found?.error ?? 'not found'}`);
+  return id;
 }
 
 /** Waits until the driver at `base` answers its status endpoint. */

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use ponder_core::chat::{ChatEvent, Part};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Api, Caching, Catalog, Choice, Overrides};
+use ponder_core::reasoning::{ApiChoice, Caching, Catalog, Choice, Overrides};
 use ponder_core::run::{
     Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, SetupError,
     run_recorded,
@@ -157,8 +157,8 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
             once: choice,
             system: args.system.as_deref(),
             api: args.api.map(|a| match a {
-                ApiArg::Chat => Api::Chat,
-                ApiArg::Responses => Api::Responses,
+                ApiArg::Chat => ApiChoice::Chat,
+                ApiArg::Responses => ApiChoice::Responses,
             }),
             base_url: args.base_url.as_deref(),
             ..Ask::default()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use ponder_core::reasoning::levels::level_options;
 use ponder_core::reasoning::{
-    Api, Catalog, Overrides, TurnContext, model_list, translate as plan_for,
+    ApiChoice, Catalog, Overrides, TurnContext, model_list, translate as plan_for,
 };
 use serde_json::json;
 
@@ -66,8 +66,8 @@ pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
     };
     let ctx = TurnContext {
         api: args.api.map(|a| match a {
-            ApiArg::Chat => Api::Chat,
-            ApiArg::Responses => Api::Responses,
+            ApiArg::Chat => ApiChoice::Chat,
+            ApiArg::Responses => ApiChoice::Responses,
         }),
         max_output: args.max_output,
         context_tokens: args.context_tokens,

@@ -1,11 +1,13 @@
 // Small formatters shared by the thread, the picker and the panels.
 import type { Choice, MessageView, ThinkingPart, Usage } from './types';
 
+// Numbers group as the engine's English labels do ("medium — 43,008 tokens"), so a figure
+// reads the same in a label and beside it.
+const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 /** `43008` → `43,008`, the way the engine's labels spell numbers. */
 export function thousands(n: number): string {
-  return Math.round(n)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return WHOLE.format(Math.round(n));
 }
 
 /** Whole seconds for the thinking timer: `0 s`, `14 s`, `2 min 5 s`. */
@@ -61,15 +63,18 @@ export function messageText(message: Pick<MessageView, 'parts'>): string {
     .join('');
 }
 
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const DAY_MONTH = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+
 /** A relative date for the sidebar: `now`, `5 min`, `3 h`, `Mon`, `12 Mar`. */
 export function when(ms: number, now = Date.now()): string {
   const diff = Math.max(0, now - ms);
   if (diff < 60_000) return 'now';
   if (diff < 3_600_000) return `${Math.floor(diff / 60_000)} min`;
   if (diff < 86_400_000) return `${Math.floor(diff / 3_600_000)} h`;
-  const date = new Date(ms);
-  if (diff < 6 * 86_400_000) return date.toLocaleDateString('en-GB', { weekday: 'short' });
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
+  // Dates in the user's own locale ("12 Mar", "Mar 12").
+  if (diff < 6 * 86_400_000) return WEEKDAY.format(ms);
+  return DAY_MONTH.format(ms);
 }
 
 /** Splits a search snippet (`…the [prime] numbers…`) into plain and matched runs. */

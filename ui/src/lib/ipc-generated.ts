@@ -3,7 +3,7 @@
 
 export type Choice = "default" | "off" | "minimal" | "low" | "medium" | "high" | "max" | number;
 
-export type Api = "chat" | "responses";
+export type ApiChoice = "chat" | "responses";
 
 export type Endpoint = "messages" | "chat" | "responses" | "generate_content" | "ollama_chat";
 
@@ -76,7 +76,7 @@ systemPrompt?: string | null,
 /**
  * For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
  */
-api?: Api | null, choice: Choice, };
+api?: ApiChoice | null, choice: Choice, };
 
 export type Profiles = { [key in string]?: ReasoningSettings };
 

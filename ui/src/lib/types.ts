@@ -5,7 +5,7 @@ import type * as Ipc from './ipc-generated';
 
 export type {
   About,
-  Api,
+  ApiChoice,
   ConversationSummary,
   ConversationView,
   CustomProvider,

@@ -275,16 +275,22 @@ fn messages(
         .collect()
 }
 
-/// Deserializes one part of the file; a failure names that part and, found by reading the
-/// whole file again as typed data, the line and column of the problem.
+/// Deserializes one part of the file; a failure names the field inside that part and, found
+/// by reading the whole file again as typed data, the line and column of the problem.
 fn typed<T: DeserializeOwned>(
     value: Value,
     path: &str,
     source: Source<'_>,
 ) -> Result<T, ImportError> {
-    serde_json::from_value(value).map_err(|e| {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let inner = e.path().to_string();
+        let path = if inner == "." {
+            path.to_owned()
+        } else {
+            format!("{path}.{inner}")
+        };
         let at = location(source).map(|(line, column)| format!(" (line {line}, column {column})"));
-        ImportError::Invalid(format!("{path}: {e}{}", at.unwrap_or_default()))
+        ImportError::Invalid(format!("{path}: {}{}", e.inner(), at.unwrap_or_default()))
     })
 }
 

@@ -1,5 +1,3 @@
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
 use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with};
@@ -11,42 +9,21 @@ use crate::store::{NewConversation, TurnRecord};
 
 // ---- Snapshots --------------------------------------------------------------------------
 
-/// Compares `actual` with `snapshots/NAME` exactly; `PONDER_BLESS=1` rewrites the file.
+/// Compares `actual` with the snapshot `snapshots/NAME.snap` (insta; `INSTA_UPDATE=always`
+/// writes it again — read the difference before keeping it).
 fn check_snapshot(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("src/export/snapshots")
-        .join(name);
     // The version in `exportedBy` changes with every release; the snapshot should not.
     let actual = actual.replace(
         &format!("\"exportedBy\": \"Ponder {}\"", crate::about::VERSION),
         "\"exportedBy\": \"Ponder <version>\"",
     );
-    if std::env::var_os("PONDER_BLESS").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run the tests with PONDER_BLESS=1 to create it",
-            path.display()
-        )
+    insta::with_settings!({
+        snapshot_path => "snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, actual);
     });
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b);
-        let line = line.unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{} differs from the output at line {}:\n  snapshot: {:?}\n  output:   {:?}\n\
-             (PONDER_BLESS=1 rewrites it; read the new file before keeping it)",
-            path.display(),
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line),
-        );
-    }
 }
 
 fn primes_read() -> (Conversation, Vec<StoredMessage>) {
@@ -578,7 +555,7 @@ fn files_with_wrong_types_name_where() {
         &edited(&good, |v| v["messages"][1]["seq"] = json!("one")),
         &[
             "damaged",
-            "messages[1]: invalid type: string \"one\", expected i64",
+            "messages[1].seq: invalid type: string \"one\", expected i64",
             "(line ",
         ],
     );
@@ -587,21 +564,21 @@ fn files_with_wrong_types_name_where() {
         &edited(&good, |v| {
             v["conversation"]["createdAt"] = json!("yesterday")
         }),
-        &["conversation: invalid type", "(line "],
+        &["conversation.createdAt: invalid type", "(line "],
     );
     rejected(
         &edited(&good, |v| {
             v["messages"][3]["message"]["parts"][0]["type"] = json!("bogus")
         }),
-        &["messages[3]: unknown variant `bogus`"],
+        &["messages[3].message.parts[0].type: unknown variant `bogus`"],
     );
     rejected(
         &edited(&good, |v| v["messages"][0]["status"] = json!("done")),
-        &["messages[0]: unknown variant `done`"],
+        &["messages[0].status: unknown variant `done`"],
     );
     rejected(
         &edited(&good, |v| v["messages"][2]["choice"] = json!("turbo")),
-        &["messages[2]:", "\"turbo\""],
+        &["messages[2].choice:", "\"turbo\""],
     );
     rejected(
         &edited(&good, |v| {
@@ -709,7 +686,7 @@ fn a_backup_imports_all_or_nothing() {
         &edited(&backup, |v| {
             v["conversations"][1]["messages"][0]["seq"] = json!("x")
         }),
-        &["conversations[1].messages[0]: invalid type", "(line "],
+        &["conversations[1].messages[0].seq: invalid type", "(line "],
     );
     rejected(
         &edited(&backup, |v| v["conversations"] = json!("all")),

@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 use super::choice::{Choice, ChoiceError, parse_model_choice};
 use super::model_list::{ListedModel, ModelList};
 
-/// The wire protocol a provider speaks.
+/// The wire protocol a provider speaks by default (its catalog entry). One request may go
+/// elsewhere: see [`Endpoint`](super::plan::Endpoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

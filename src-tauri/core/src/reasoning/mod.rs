@@ -40,7 +40,7 @@ pub use catalog::{Catalog, CustomProvider, CustomProviderError, LookupError, Mod
 pub use choice::{Choice, ChoiceError, Level, parse_model_choice};
 pub use model_list::{ListedModel, ModelList};
 pub use overrides::{Caching, Overrides};
-pub use plan::{Api, Feedback, Meaning, MeaningKind, Plan, TurnContext};
+pub use plan::{ApiChoice, Feedback, Meaning, MeaningKind, Plan, TurnContext};
 pub use settings::{ReasoningSettings, StripFromContext, ThoughtFormat};
 pub use translate::{TranslateError, translate};
 #[cfg(test)]

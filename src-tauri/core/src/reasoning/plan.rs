@@ -8,16 +8,20 @@ use serde_json::{Map, Value};
 use super::choice::Choice;
 use super::overrides::Caching;
 
-/// Which OpenAI-style API a request goes to.
+/// The user's choice, kept per conversation, between the two APIs an OpenAI-style provider
+/// offers. It is a wish: the plan's [`Endpoint`] says where the request really goes (a model
+/// that only answers on Responses goes there whatever was chosen).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum Api {
+pub enum ApiChoice {
     Chat,
     Responses,
 }
 
-/// The request's endpoint family, as reported in a plan.
+/// Where one request goes: the provider's [`Protocol`](super::catalog::Protocol) with the
+/// user's [`ApiChoice`] and the model's limits applied. A provider's protocol is what it speaks
+/// by default; the endpoint is what this turn speaks, and what the request is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -38,7 +42,7 @@ pub enum Endpoint {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnContext {
     /// The API the user asked for, where a provider has both; `None` picks the provider's best.
-    pub api: Option<Api>,
+    pub api: Option<ApiChoice>,
     /// The conversation's cap on output tokens (`maxOutputTokens`), if set.
     pub max_output: Option<u32>,
     /// Tokens already in the conversation (effective count, after stripping).

@@ -54,7 +54,7 @@ pub struct ReasoningSettings {
     /// For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub api: Option<super::plan::Api>,
+    pub api: Option<super::plan::ApiChoice>,
     pub choice: Choice,
 }
 

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::catalog::{Catalog, ModelInfo, Thinking};
 use super::choice::{Choice, parse_model_choice};
 use super::overrides::Overrides;
-use super::plan::{Api, MeaningKind, Plan, TurnContext};
+use super::plan::{ApiChoice, MeaningKind, Plan, TurnContext};
 use super::translate::translate;
 
 fn model(provider: Option<&str>, id: &str) -> ModelInfo {
@@ -36,7 +36,7 @@ fn plan(target: &str) -> Plan {
 
 fn chat(target: &str) -> Plan {
     let ctx = TurnContext {
-        api: Some(Api::Chat),
+        api: Some(ApiChoice::Chat),
         ..TurnContext::default()
     };
     plan_with(target, None, &Overrides::default(), &ctx)
@@ -569,7 +569,7 @@ fn every_model_and_choice_gives_a_valid_request() {
     let contexts = [
         TurnContext::default(),
         TurnContext {
-            api: Some(Api::Chat),
+            api: Some(ApiChoice::Chat),
             ..TurnContext::default()
         },
         TurnContext {

@@ -23,7 +23,7 @@ use crate::providers::{endpoint_url, request_headers};
 use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::choice::Choice;
 use crate::reasoning::overrides::Overrides;
-use crate::reasoning::plan::{Api, Plan, TurnContext};
+use crate::reasoning::plan::{ApiChoice, Plan, TurnContext};
 use crate::reasoning::settings::ReasoningSettings;
 use crate::reasoning::translate::{TranslateError, translate};
 
@@ -39,7 +39,7 @@ pub struct TurnRequest<'a> {
     pub history: &'a [Message],
     /// Overrides the provider's base URL (a proxy, a local server, the mock provider).
     pub base_url: Option<&'a str>,
-    pub api: Option<Api>,
+    pub api: Option<ApiChoice>,
     pub api_key: Option<&'a str>,
     /// Effective tokens already in the conversation.
     pub context_tokens: u64,

@@ -7,7 +7,7 @@ use super::{Question, TurnRequest};
 use crate::reasoning::catalog::{Catalog, LookupError, ModelInfo};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::overrides::Overrides;
-use crate::reasoning::plan::Api;
+use crate::reasoning::plan::ApiChoice;
 use crate::reasoning::settings::ReasoningSettings;
 use crate::secrets::SecretError;
 use crate::store::{Conversation, NewConversation, Store, StoreError, UNTITLED, title_from};
@@ -29,7 +29,7 @@ pub struct Ask<'a> {
     /// For this turn, instead of the conversation's own system prompt.
     pub system: Option<&'a str>,
     /// For this turn, instead of the conversation's choice of API.
-    pub api: Option<Api>,
+    pub api: Option<ApiChoice>,
     /// Instead of the provider's address.
     pub base_url: Option<&'a str>,
 }
@@ -48,7 +48,7 @@ pub struct TurnSetup {
     text: String,
     replaces: Option<String>,
     system: Option<String>,
-    api: Option<Api>,
+    api: Option<ApiChoice>,
     base_url: Option<String>,
 }
 

@@ -16,7 +16,9 @@ use serde_json::{Map, Value, json};
 use super::catalog::{Dialect, Effort, ModelInfo, Protocol, Thinking, ThinkingLevel};
 use super::choice::{Choice, Level};
 use super::overrides::{Mapping, Overrides, Scalar, Scope};
-use super::plan::{Api, Endpoint, Feedback, Meaning, MeaningKind, Plan, TurnContext, thousands};
+use super::plan::{
+    ApiChoice, Endpoint, Feedback, Meaning, MeaningKind, Plan, TurnContext, thousands,
+};
 
 /// Tokens kept free for the visible answer when a thinking budget sets `max_tokens`.
 pub const ANSWER_RESERVE: u32 = 4_000;
@@ -158,7 +160,7 @@ fn endpoint(model: &ModelInfo, ctx: &TurnContext) -> Endpoint {
             let responses_possible = model.provider.responses_api;
             let reasons = !matches!(model.thinking, Thinking::None);
             match ctx.api {
-                Some(Api::Responses) if responses_possible => Endpoint::Responses,
+                Some(ApiChoice::Responses) if responses_possible => Endpoint::Responses,
                 Some(_) => Endpoint::Chat,
                 // Only the Responses API returns OpenAI reasoning summaries, so reasoning
                 // models go there by default where the provider prefers it.
