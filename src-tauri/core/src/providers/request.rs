@@ -45,6 +45,25 @@ pub fn to_wire(input: WireInput<'_>) -> WireRequest {
     }
 }
 
+/// A protocol's typed request as the body to send: serialized, then the reasoning plan's
+/// fields merged in (they are the provider's own spelling, from the catalog's data).
+pub fn with_plan(
+    request: &impl serde::Serialize,
+    plan: &Plan,
+    notices: Vec<String>,
+) -> WireRequest {
+    let mut body = match serde_json::to_value(request) {
+        Ok(Value::Object(body)) => body,
+        // A request type is a struct: it always serializes to an object.
+        _ => Map::new(),
+    };
+    apply_plan(&mut body, plan);
+    WireRequest {
+        body: Value::Object(body),
+        notices,
+    }
+}
+
 /// Merges the plan's fields into a body (objects merge key by key, so a plan's
 /// `generationConfig.thinkingConfig` joins the body's `generationConfig`) and removes the
 /// fields the plan says must not be sent.

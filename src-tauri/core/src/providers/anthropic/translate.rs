@@ -304,9 +304,10 @@ fn str_field(raw: &Map<String, Value>, key: &str) -> String {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
+    use super::wire::{CacheControl, ContentBlock, MessageParam, Request, TextBlock};
     use crate::chat::{Part, Role};
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
-    use crate::providers::request::{apply_plan, note, note_foreign};
+    use crate::providers::request::{note, note_foreign, with_plan};
 
     let kept = kept_by_settings(input.history, input.settings);
     let last_assistant = input
@@ -316,8 +317,8 @@ pub fn to_wire(
     let mut notices = Vec::new();
     let mut messages = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
-        let content: Vec<Value> = match message.role {
-            Role::User => vec![json!({ "type": "text", "text": message.text() })],
+        let content: Vec<ContentBlock> = match message.role {
+            Role::User => vec![ContentBlock::Text(TextBlock::new(message.text()))],
             Role::Assistant => {
                 let native = same_origin(message, input.model) && message.replay.is_some();
                 let required = Some(i) == last_assistant && is_tool_turn(message);
@@ -339,7 +340,7 @@ pub fn to_wire(
                         .iter()
                         .filter_map(|p| match p {
                             Part::Text { text } if !text.is_empty() => {
-                                Some(json!({ "type": "text", "text": text }))
+                                Some(ContentBlock::Text(TextBlock::new(text.as_str())))
                             }
                             _ => None,
                         })
@@ -354,32 +355,29 @@ pub fn to_wire(
             Role::User => "user",
             Role::Assistant => "assistant",
         };
-        messages.push(json!({ "role": role, "content": content }));
+        messages.push(MessageParam { role, content });
     }
     if input.plan.caching == crate::reasoning::overrides::Caching::Full
-        && let Some(last) = messages.iter_mut().rev().find(|m| m["role"] == "user")
-        && let Some(Value::Object(block)) =
-            last["content"].as_array_mut().and_then(|c| c.last_mut())
+        && let Some(last) = messages.iter_mut().rev().find(|m| m.role == "user")
+        && let Some(ContentBlock::Text(block)) = last.content.last_mut()
     {
-        block.insert("cache_control".into(), json!({ "type": "ephemeral" }));
+        block.cache_control = Some(CacheControl::EPHEMERAL);
     }
-    let mut body = Map::new();
-    body.insert("model".into(), json!(input.model.id));
-    body.insert("max_tokens".into(), json!(input.model.max_output));
-    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
-        body.insert("system".into(), json!(system));
-    }
-    body.insert("messages".into(), Value::Array(messages));
-    body.insert("stream".into(), json!(true));
-    apply_plan(&mut body, input.plan);
-    crate::providers::request::WireRequest {
-        body: Value::Object(body),
-        notices,
-    }
+    let request = Request {
+        model: &input.model.id,
+        max_tokens: input.model.max_output,
+        system: input.system.filter(|s| !s.is_empty()),
+        messages,
+        stream: true,
+    };
+    with_plan(&request, input.plan, notices)
 }
 
 /// The replayed content blocks of a turn, with or without its thinking blocks.
-fn replay_blocks(message: &crate::chat::Message, with_thinking: bool) -> Vec<Value> {
+fn replay_blocks(
+    message: &crate::chat::Message,
+    with_thinking: bool,
+) -> Vec<super::wire::ContentBlock> {
     let Some(replay) = &message.replay else {
         return Vec::new();
     };
@@ -392,5 +390,6 @@ fn replay_blocks(message: &crate::chat::Message, with_thinking: bool) -> Vec<Val
             with_thinking || !matches!(kind, "thinking" | "redacted_thinking")
         })
         .cloned()
+        .map(super::wire::ContentBlock::Verbatim)
         .collect()
 }

@@ -1,8 +1,66 @@
-//! Serde mirror of the Anthropic Messages API, as far as Ponder reads it.
+//! Serde mirror of the Anthropic Messages API, as far as Ponder writes and reads it.
+//! <https://docs.anthropic.com/en/api/messages>,
 //! <https://docs.anthropic.com/en/api/messages-streaming>
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A Messages request, before the reasoning plan adds its fields (`thinking`,
+/// `output_config`, a larger `max_tokens`, beta headers).
+#[derive(Debug, Serialize)]
+pub struct Request<'a> {
+    pub model: &'a str,
+    pub max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<&'a str>,
+    pub messages: Vec<MessageParam>,
+    pub stream: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MessageParam {
+    pub role: &'static str,
+    pub content: Vec<ContentBlock>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ContentBlock {
+    Text(TextBlock),
+    /// A block from an earlier answer, sent back exactly as the API gave it (thinking blocks
+    /// with their signatures must not change by a byte).
+    Verbatim(Value),
+}
+
+#[derive(Debug, Serialize)]
+pub struct TextBlock {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+impl TextBlock {
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            kind: "text",
+            text: text.into(),
+            cache_control: None,
+        }
+    }
+}
+
+/// Marks the end of the prompt prefix Anthropic may cache.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct CacheControl {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+impl CacheControl {
+    pub const EPHEMERAL: Self = Self { kind: "ephemeral" };
+}
 
 /// One streamed event; the `type` field repeats the SSE event name.
 #[derive(Debug, Deserialize)]
