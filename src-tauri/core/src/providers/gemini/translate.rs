@@ -206,16 +206,22 @@ fn stop_reason(reason: &str) -> StopReason {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
+    use super::wire::{ContentParam, Instruction, PartParam, Request};
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, same_origin};
-    use crate::providers::request::{apply_plan, note, note_foreign};
+    use crate::providers::request::{note, note_foreign, with_plan};
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
     let mut contents = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         if message.role == Role::User {
-            contents.push(json!({ "role": "user", "parts": [{ "text": message.text() }] }));
+            contents.push(ContentParam {
+                role: "user",
+                parts: vec![PartParam::Text {
+                    text: message.text(),
+                }],
+            });
             continue;
         }
         let native = same_origin(message, input.model);
@@ -251,20 +257,22 @@ pub fn to_wire(
             );
         }
         if !parts.is_empty() {
-            contents.push(json!({ "role": "model", "parts": parts }));
+            contents.push(ContentParam {
+                role: "model",
+                parts: parts.into_iter().map(PartParam::Verbatim).collect(),
+            });
         }
     }
-    let mut body = Map::new();
-    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
-        body.insert(
-            "systemInstruction".into(),
-            json!({ "parts": [{ "text": system }] }),
-        );
-    }
-    body.insert("contents".into(), Value::Array(contents));
-    apply_plan(&mut body, input.plan);
-    crate::providers::request::WireRequest {
-        body: Value::Object(body),
-        notices,
-    }
+    let request = Request {
+        system_instruction: input
+            .system
+            .filter(|s| !s.is_empty())
+            .map(|text| Instruction {
+                parts: vec![PartParam::Text {
+                    text: text.to_owned(),
+                }],
+            }),
+        contents,
+    };
+    with_plan(&request, input.plan, notices)
 }

@@ -1,8 +1,39 @@
-//! Serde mirror of Gemini `GenerateContentResponse` chunks, as far as Ponder reads them.
+//! Serde mirror of Gemini's `generateContent`: the request as far as Ponder writes it, and
+//! the `GenerateContentResponse` chunks as far as it reads them.
 //! <https://ai.google.dev/api/generate-content>
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A `generateContent` request, before the reasoning plan adds `generationConfig`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_instruction: Option<Instruction>,
+    pub contents: Vec<ContentParam>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Instruction {
+    pub parts: Vec<PartParam>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ContentParam {
+    pub role: &'static str,
+    pub parts: Vec<PartParam>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum PartParam {
+    Text {
+        text: String,
+    },
+    /// A part of an earlier answer exactly as Gemini gave it, with its `thoughtSignature`.
+    Verbatim(Value),
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -5,5 +5,6 @@
 //! in `message.thinking`, apart from `message.content`. Earlier thoughts are not sent back.
 
 pub mod translate;
+pub mod wire;
 
 pub use translate::EventMapper;

@@ -145,21 +145,22 @@ impl EventMapper {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
+    use super::wire::{Message, Request};
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, thought_text};
-    use crate::providers::request::apply_plan;
+    use crate::providers::request::with_plan;
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
     let mut messages = Vec::new();
     if let Some(system) = input.system.filter(|s| !s.is_empty()) {
-        messages.push(json!({ "role": "system", "content": system }));
+        messages.push(Message::new("system", system));
     }
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
-            Role::User => messages.push(json!({ "role": "user", "content": message.text() })),
+            Role::User => messages.push(Message::new("user", message.text())),
             Role::Assistant => {
-                let mut out = json!({ "role": "assistant", "content": message.text() });
+                let mut out = Message::new("assistant", message.text());
                 let thoughts = thought_text(message);
                 let wanted = kept[i] && !thoughts.is_empty();
                 if wanted && input.model.replay == crate::reasoning::catalog::ReplayRule::NeverSend
@@ -172,19 +173,16 @@ pub fn to_wire(
                         ),
                     );
                 } else if wanted {
-                    out["thinking"] = json!(thoughts);
+                    out.thinking = Some(thoughts);
                 }
                 messages.push(out);
             }
         }
     }
-    let mut body = serde_json::Map::new();
-    body.insert("model".into(), json!(input.model.id));
-    body.insert("messages".into(), Value::Array(messages));
-    body.insert("stream".into(), json!(true));
-    apply_plan(&mut body, input.plan);
-    crate::providers::request::WireRequest {
-        body: Value::Object(body),
-        notices,
-    }
+    let request = Request {
+        model: &input.model.id,
+        messages,
+        stream: true,
+    };
+    with_plan(&request, input.plan, notices)
 }
