@@ -402,9 +402,10 @@ fn stop_reason(reason: &str) -> StopReason {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
+    use super::wire::{MessageParam, Request, StreamOptions};
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
-    use crate::providers::request::{apply_plan, note, note_foreign};
+    use crate::providers::request::{note, note_foreign, with_plan};
     use crate::reasoning::catalog::ReplayRule as Rule;
 
     let kept = kept_by_settings(input.history, input.settings);
@@ -412,11 +413,11 @@ pub fn to_wire(
     let mut notices = Vec::new();
     let mut messages = Vec::new();
     if let Some(system) = input.system.filter(|s| !s.is_empty()) {
-        messages.push(json!({ "role": "system", "content": system }));
+        messages.push(MessageParam::text("system", system));
     }
     for (i, message) in input.history.iter().enumerate() {
         if message.role == Role::User {
-            messages.push(json!({ "role": "user", "content": message.text() }));
+            messages.push(MessageParam::text("user", message.text()));
             continue;
         }
         let native = same_origin(message, input.model);
@@ -427,8 +428,6 @@ pub fn to_wire(
             .map(|r| &r.content);
         let thoughts = thought_text(message);
         let tool_turn = is_tool_turn(message);
-        let mut out = Map::new();
-        out.insert("role".into(), json!("assistant"));
         let verbatim = rule == Rule::Verbatim && replay.is_some();
         let content = match replay {
             Some(r) if verbatim => r
@@ -437,10 +436,11 @@ pub fn to_wire(
                 .unwrap_or_else(|| json!(message.text())),
             _ => json!(message.text()),
         };
-        out.insert("content".into(), content);
-        if let Some(calls) = replay.and_then(|r| r.get("tool_calls")) {
-            out.insert("tool_calls".into(), calls.clone());
-        }
+        let mut out = MessageParam {
+            content,
+            tool_calls: replay.and_then(|r| r.get("tool_calls")).cloned(),
+            ..MessageParam::text("assistant", "")
+        };
         let wants = kept[i] && !thoughts.is_empty();
         match rule {
             Rule::NeverSend => {
@@ -456,7 +456,7 @@ pub fn to_wire(
             }
             Rule::ReasoningContentOnToolTurns => {
                 if (wants || tool_turn) && !thoughts.is_empty() && native {
-                    out.insert("reasoning_content".into(), json!(thoughts));
+                    out.reasoning_content = Some(thoughts.clone());
                     if tool_turn && !kept[i] {
                         note(
                             &mut notices,
@@ -475,7 +475,7 @@ pub fn to_wire(
                     .and_then(|r| r.get("reasoning_details"))
                     .filter(|_| wants || tool_turn)
                 {
-                    out.insert("reasoning_details".into(), details.clone());
+                    out.reasoning_details = Some(details.clone());
                     if tool_turn && !kept[i] {
                         note(
                             &mut notices,
@@ -493,7 +493,7 @@ pub fn to_wire(
                 // The whole message goes back as it came: inline `<think>` in the content, or
                 // `reasoning_details` when the request split the reasoning out.
                 if let Some(details) = replay.and_then(|r| r.get("reasoning_details")) {
-                    out.insert("reasoning_details".into(), details.clone());
+                    out.reasoning_details = Some(details.clone());
                 }
                 if verbatim && !kept[i] && message.thinking().next().is_some() {
                     note(
@@ -510,7 +510,7 @@ pub fn to_wire(
                 if wants
                     && input.settings.format == crate::reasoning::settings::ThoughtFormat::Field
                 {
-                    out.insert("reasoning_content".into(), json!(thoughts));
+                    out.reasoning_content = Some(thoughts.clone());
                 }
             }
             // OpenAI's and xAI's Chat Completions take no reasoning back (their reasoning
@@ -527,18 +527,17 @@ pub fn to_wire(
                 }
             }
         }
-        messages.push(Value::Object(out));
+        messages.push(out);
     }
-    let mut body = Map::new();
-    body.insert("model".into(), json!(input.model.id));
-    body.insert("messages".into(), Value::Array(messages));
-    body.insert("stream".into(), json!(true));
-    body.insert("stream_options".into(), json!({ "include_usage": true }));
-    apply_plan(&mut body, input.plan);
-    crate::providers::request::WireRequest {
-        body: Value::Object(body),
-        notices,
-    }
+    let request = Request {
+        model: &input.model.id,
+        messages,
+        stream: true,
+        stream_options: StreamOptions {
+            include_usage: true,
+        },
+    };
+    with_plan(&request, input.plan, notices)
 }
 
 #[cfg(test)]

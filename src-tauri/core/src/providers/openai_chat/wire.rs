@@ -1,10 +1,54 @@
-//! Serde mirror of OpenAI Chat Completions chunks, with the reasoning fields the compatible
-//! vendors add (`reasoning_content`, `reasoning`, `reasoning_details`) and Mistral's typed
-//! content arrays.
+//! Serde mirror of OpenAI Chat Completions: the request as far as Ponder writes it, and the
+//! streamed chunks, with the reasoning fields the compatible vendors add
+//! (`reasoning_content`, `reasoning`, `reasoning_details`) and Mistral's typed content arrays.
+//! <https://platform.openai.com/docs/api-reference/chat/create>,
 //! <https://platform.openai.com/docs/api-reference/chat/streaming>
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A Chat Completions request, before the reasoning plan adds the vendor's own fields
+/// (`reasoning_effort`, `thinking`, `enable_thinking`, `chat_template_kwargs`…).
+#[derive(Debug, Serialize)]
+pub struct Request<'a> {
+    pub model: &'a str,
+    pub messages: Vec<MessageParam>,
+    pub stream: bool,
+    pub stream_options: StreamOptions,
+}
+
+/// Asks for the usage in a last chunk of the stream.
+#[derive(Debug, Serialize)]
+pub struct StreamOptions {
+    pub include_usage: bool,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MessageParam {
+    pub role: &'static str,
+    /// Text, or an earlier answer's content exactly as the server gave it.
+    pub content: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Value>,
+    /// Earlier reasoning as plain text, for the servers that take it back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_content: Option<String>,
+    /// Earlier structured reasoning (OpenRouter, MiniMax), unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_details: Option<Value>,
+}
+
+impl MessageParam {
+    pub fn text(role: &'static str, text: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: Value::String(text.into()),
+            tool_calls: None,
+            reasoning_content: None,
+            reasoning_details: None,
+        }
+    }
+}
 
 #[derive(Debug, Deserialize)]
 pub struct Chunk {

@@ -2,7 +2,7 @@
 //! `reasoning` output item; the finished item (with `encrypted_content`) is taken from
 //! `response.output_item.done`, never from `added`, and kept for replay.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::wire::{ResponseTail, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
@@ -203,16 +203,17 @@ fn usage_of(usage: WireUsage) -> Usage {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
+    use super::wire::{InputItem, Request};
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
-    use crate::providers::request::{apply_plan, note, note_foreign};
+    use crate::providers::request::{note, note_foreign, with_plan};
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
     let mut items = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         if message.role == Role::User {
-            items.push(json!({ "role": "user", "content": [{ "type": "input_text", "text": message.text() }] }));
+            items.push(InputItem::user(message.text()));
             continue;
         }
         let native = same_origin(message, input.model);
@@ -236,30 +237,30 @@ pub fn to_wire(
                 }
                 // Nothing is stored on OpenAI's side, so a reasoning item can only be resolved
                 // from its encrypted content; one without it would be a 404.
-                items.extend(list.iter().filter(|item| replayable(item)).cloned())
+                items.extend(
+                    list.iter()
+                        .filter(|item| replayable(item))
+                        .cloned()
+                        .map(InputItem::Verbatim),
+                );
             }
             _ => {
                 note_foreign(&mut notices, message, input.model, kept[i] && !native);
                 let text = message.text();
                 if !text.is_empty() {
-                    items.push(json!({ "role": "assistant", "content": text }));
+                    items.push(InputItem::assistant(text));
                 }
             }
         }
     }
-    let mut body = Map::new();
-    body.insert("model".into(), json!(input.model.id));
-    if let Some(system) = input.system.filter(|s| !s.is_empty()) {
-        body.insert("instructions".into(), json!(system));
-    }
-    body.insert("input".into(), Value::Array(items));
-    body.insert("stream".into(), json!(true));
-    body.insert("store".into(), json!(false));
-    apply_plan(&mut body, input.plan);
-    crate::providers::request::WireRequest {
-        body: Value::Object(body),
-        notices,
-    }
+    let request = Request {
+        model: &input.model.id,
+        instructions: input.system.filter(|s| !s.is_empty()),
+        input: items,
+        stream: true,
+        store: false,
+    };
+    with_plan(&request, input.plan, notices)
 }
 
 /// Whether an output item can go back under `store: false`.

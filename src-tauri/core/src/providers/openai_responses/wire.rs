@@ -1,8 +1,63 @@
-//! Serde mirror of OpenAI Responses streaming events, as far as Ponder reads them.
+//! Serde mirror of the OpenAI Responses API: the request as far as Ponder writes it, and the
+//! streaming events as far as it reads them.
 //! <https://platform.openai.com/docs/api-reference/responses-streaming>
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// A Responses request, before the reasoning plan adds `reasoning` and `include`. Nothing is
+/// stored on OpenAI's side (`store: false`): every turn carries what the model needs.
+#[derive(Debug, Serialize)]
+pub struct Request<'a> {
+    pub model: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<&'a str>,
+    pub input: Vec<InputItem>,
+    pub stream: bool,
+    pub store: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum InputItem {
+    User {
+        role: &'static str,
+        content: Vec<InputText>,
+    },
+    Assistant {
+        role: &'static str,
+        content: String,
+    },
+    /// An output item of an earlier answer (a reasoning item with its encrypted content, a
+    /// message, a function call), sent back unchanged.
+    Verbatim(Value),
+}
+
+impl InputItem {
+    pub fn user(text: String) -> Self {
+        Self::User {
+            role: "user",
+            content: vec![InputText {
+                kind: "input_text",
+                text,
+            }],
+        }
+    }
+
+    pub fn assistant(text: String) -> Self {
+        Self::Assistant {
+            role: "assistant",
+            content: text,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct InputText {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub text: String,
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type")]
