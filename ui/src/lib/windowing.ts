@@ -1,5 +1,8 @@
 // Which rows of a long thread to render: those near the viewport, with measured heights
 // where we have them and an estimate for the rest. Pure, so it can be tested without a DOM.
+// Ours rather than a virtual-list package: rows change height while a thought streams and
+// folds, and the thread must keep the reader's place through that; the long-thread
+// performance work measures it against the targets.
 
 export interface WindowInput {
   /** Measured height per row, or undefined when not measured yet. */

@@ -5,6 +5,10 @@
 //! It works on bytes and decodes only complete lines: line terminators and `:` are ASCII,
 //! which never occur inside a multi-byte UTF-8 sequence, so decoding line by line gives
 //! the same text as decoding the whole body at once.
+//!
+//! Ours rather than an SSE crate: those wrap an async byte stream, while this one is fed
+//! whatever split the network (or a test) delivers and runs per chunk, not per event, on the
+//! hottest path of a turn (`cargo bench --bench decode` measures it).
 
 use std::mem;
 
