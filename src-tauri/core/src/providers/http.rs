@@ -1,5 +1,9 @@
 //! HTTP for provider calls: rustls, connect and idle timeouts, retry with backoff before the
 //! first byte of a response only, and cancellation at any point.
+//!
+//! The retry loop is ours rather than a retry middleware's: it honours the provider's own
+//! hints (`retry-after`, `retry-after-ms`, Gemini's `retryDelay`, clamped), tells the user
+//! about each wait, stops at once on cancel, and never repeats a request once it has streamed.
 
 use std::time::{Duration, SystemTime};
 
