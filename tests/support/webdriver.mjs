@@ -1,6 +1,10 @@
 // The app tests' WebDriver session: WebdriverIO's protocol client (`webdriver`), with the few
 // waits our tests need on top.
-import WebDriver from 'webdriver';
+
+// Its loggers otherwise print every connection at INFO into the test output; they read the
+// level when the module loads, so it is loaded (once) after this.
+process.env.WDIO_LOG_LEVEL ??= 'warn';
+const { default: WebDriver } = await import('webdriver');
 
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
@@ -87,8 +91,13 @@ export class Session {
     return found.map((v) => elementId(v, css));
   }
 
-  execute(script, args = []) {
-    return this.client.executeScript(script, args);
+  /** Runs `script` (a function body; `arguments` holds `args`) in the page; resolves to its result. */
+  async execute(script, args = []) {
+    // The client reads any result with an `error` field as a failed command, so the result
+    // travels one level down.
+    // A returned promise is awaited, as WebDriver does for a script's own result.
+    const wrapped = `return Promise.resolve((function () {\n${script}\n}).apply(null, arguments)).then((result) => ({ result }));`;
+    return (await this.client.executeScript(wrapped, args)).result;
   }
 
   async screenshot() {
