@@ -117,19 +117,20 @@ async fn chats_are_stored_continued_listed_and_searched() {
     mock.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("history.sqlite3");
+/// `ponder-cli chat` against an answer that takes about 20 s to stream: thoughts first, then
+/// text from byte 3,674 on. Its stdout is dropped; `stderr` says what becomes of its stderr.
+async fn slow_chat(
+    db: &std::path::Path,
+    stderr: std::process::Stdio,
+) -> (MockProvider, tokio::process::Child) {
     let mock = MockProvider::start().await.unwrap();
-    // About 20 s for the whole answer: thoughts first, then text from byte 3,674 on.
     mock.push(
         Reply::fixture(STREAM)
             .unwrap()
             .chunk_size(40)
             .delay(Duration::from_millis(50)),
     );
-    let mut child = cli(&db)
+    let child = cli(db)
         .args([
             "chat",
             "--provider",
@@ -141,9 +142,17 @@ async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
             "Cross?",
         ])
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
+    (mock, child)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let (mock, mut child) = slow_chat(&db, std::process::Stdio::null()).await;
     tokio::time::sleep(Duration::from_millis(3500)).await;
     child.start_kill().unwrap(); // SIGKILL: no destructor, no final write
     child.wait().await.unwrap();
@@ -181,28 +190,7 @@ async fn a_killed_chat_leaves_an_interrupted_message_with_what_was_flushed() {
 async fn ctrl_c_keeps_the_partial_answer_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("history.sqlite3");
-    let mock = MockProvider::start().await.unwrap();
-    mock.push(
-        Reply::fixture(STREAM)
-            .unwrap()
-            .chunk_size(40)
-            .delay(Duration::from_millis(50)),
-    );
-    let child = cli(&db)
-        .args([
-            "chat",
-            "--provider",
-            "anthropic",
-            "--model",
-            "claude-sonnet-4-5/med",
-            "--base-url",
-            &mock.url(),
-            "Cross?",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mock, child) = slow_chat(&db, std::process::Stdio::piped()).await;
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let pid = child.id().unwrap().to_string();
     let sent = std::process::Command::new("kill")

@@ -51,17 +51,22 @@ type Command = keyof Commands;
 /** The commands that stream a run's events through a channel. */
 type RunCommand = { [K in Command]: Commands[K] extends { events: StreamEvent } ? K : never }[Command];
 
+/** Invokes a command; a rejection arrives as an AppError. */
+async function send<T>(command: Command, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (raw) {
+    throw AppError.from(raw);
+  }
+}
+
 /**
  * Invokes a command with the arguments its Rust function takes and resolves to what it
  * returns; both come from the generated contract, so a renamed command, argument or result
  * fails the type check here rather than at run time.
  */
-async function call<K extends Command>(command: K, ...rest: Commands[K]['args'] extends Record<string, never> ? [] : [Commands[K]['args']]): Promise<Commands[K]['result']> {
-  try {
-    return await invoke<Commands[K]['result']>(command, rest[0]);
-  } catch (raw) {
-    throw AppError.from(raw);
-  }
+function call<K extends Command>(command: K, ...rest: Commands[K]['args'] extends Record<string, never> ? [] : [Commands[K]['args']]): Promise<Commands[K]['result']> {
+  return send(command, rest[0]);
 }
 
 /** Receives the events of one run; `close()` stops delivering them (after a terminal event). */
@@ -90,12 +95,7 @@ async function startRun<K extends RunCommand>(
   onEvent: (event: StreamEvent) => void,
 ): Promise<RunStarted & { stream: EventStream }> {
   const { channel, stream } = eventChannel(onEvent);
-  let started: RunStarted | null;
-  try {
-    started = await invoke<RunStarted | null>(command, { ...args, onEvent: channel });
-  } catch (raw) {
-    throw AppError.from(raw);
-  }
+  const started = await send<RunStarted | null>(command, { ...args, onEvent: channel });
   return { runId: started?.runId ?? '', conversationId: started?.conversationId ?? '', stream };
 }
 

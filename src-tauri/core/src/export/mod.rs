@@ -11,8 +11,6 @@ mod import;
 mod json;
 mod markdown;
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::chat::{Message, Part, Role, StopReason, ThinkingBlock, ToolCall};
@@ -27,7 +25,16 @@ pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
 /// How Markdown and HTML exports show a model's thoughts.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, strum::IntoStaticStr,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::Display,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -46,12 +53,6 @@ impl Thoughts {
 
     pub fn as_str(self) -> &'static str {
         self.into()
-    }
-}
-
-impl fmt::Display for Thoughts {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -9,7 +9,17 @@ use super::{Result, Store, StoreError, new_id, now_ms};
 use crate::chat::{Message, Origin, Part, Replay, Role, StopReason, Usage};
 use crate::reasoning::choice::Choice;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[strum(serialize_all = "lowercase")]
@@ -29,19 +39,8 @@ impl MessageStatus {
     /// A status an older or newer Ponder wrote that this one does not know reads as
     /// interrupted: the answer is kept, and nothing claims it finished.
     fn parse(text: &str) -> Self {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.as_str() == text)
-            .unwrap_or(Self::Interrupted)
+        text.parse().unwrap_or(Self::Interrupted)
     }
-
-    const ALL: [Self; 5] = [
-        Self::Streaming,
-        Self::Complete,
-        Self::Cancelled,
-        Self::Error,
-        Self::Interrupted,
-    ];
 }
 
 /// A message as stored, with what the turn cost and how it ended.
