@@ -67,7 +67,7 @@ pub fn with_plan(
 /// Merges the plan's fields into a body (objects merge key by key, so a plan's
 /// `generationConfig.thinkingConfig` joins the body's `generationConfig`) and removes the
 /// fields the plan says must not be sent.
-pub fn apply_plan(body: &mut Map<String, Value>, plan: &Plan) {
+fn apply_plan(body: &mut Map<String, Value>, plan: &Plan) {
     for (key, value) in &plan.request {
         merge(body, key, value.clone());
     }
