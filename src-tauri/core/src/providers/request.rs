@@ -68,8 +68,8 @@ pub fn with_plan(
 /// `generationConfig.thinkingConfig` joins the body's `generationConfig`) and removes the
 /// fields the plan says must not be sent.
 fn apply_plan(body: &mut Map<String, Value>, plan: &Plan) {
-    for (key, value) in &plan.request {
-        merge(body, key, value.clone());
+    for (key, value) in plan.request.to_json() {
+        merge(body, &key, value);
     }
     for key in &plan.omit {
         body.remove(key);

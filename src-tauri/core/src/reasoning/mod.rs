@@ -31,6 +31,7 @@ pub mod choice;
 pub mod levels;
 pub mod model_list;
 pub mod overrides;
+pub mod params;
 pub mod plan;
 pub mod settings;
 pub mod think_tags;

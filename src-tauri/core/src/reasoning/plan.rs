@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use super::params::ReasoningParams;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::choice::Choice;
 use super::overrides::Caching;
@@ -158,7 +158,7 @@ pub struct Plan {
     pub choice: Choice,
     pub meaning: Meaning,
     /// Fields to merge into the request body, exactly as sent.
-    pub request: Map<String, Value>,
+    pub request: ReasoningParams,
     /// Extra HTTP headers.
     pub headers: BTreeMap<String, String>,
     /// Body fields that must not be sent with this plan (e.g. `temperature` with Anthropic thinking).
@@ -176,33 +176,13 @@ impl Plan {
     /// The cap on the whole answer (thinking included) this plan sends, in whichever field
     /// its protocol names it.
     pub fn output_cap(&self) -> Option<u32> {
-        let at = |path: &[&str]| number_at(&self.request, path);
-        at(&["max_tokens"])
-            .or_else(|| at(&["max_output_tokens"]))
-            .or_else(|| at(&["max_completion_tokens"]))
-            .or_else(|| at(&["generationConfig", "maxOutputTokens"]))
-            .or_else(|| at(&["options", "num_predict"]))
+        self.request.output_cap()
     }
 
     /// The thinking budget this plan sends, where the model takes one.
     pub fn thinking_budget(&self) -> Option<u32> {
-        let at = |path: &[&str]| number_at(&self.request, path);
-        at(&["thinking", "budget_tokens"])
-            .or_else(|| at(&["generationConfig", "thinkingConfig", "thinkingBudget"]))
-            .or_else(|| at(&["thinking_budget"]))
-            .or_else(|| at(&["reasoning", "max_tokens"]))
-            .or_else(|| at(&["reasoning_budget"]))
-            .filter(|budget| *budget > 0)
+        self.request.thinking_budget()
     }
-}
-
-fn number_at(request: &Map<String, Value>, path: &[&str]) -> Option<u32> {
-    let (first, rest) = path.split_first()?;
-    let mut value = request.get(*first)?;
-    for key in rest {
-        value = value.get(key)?;
-    }
-    value.as_u64().and_then(|n| u32::try_from(n).ok())
 }
 
 /// Formats a token count the way the feedback lines do: `43,008`.

@@ -1,6 +1,6 @@
 //! Table-driven tests of `translate` against the seeds' tables and examples.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::catalog::{Catalog, ModelInfo, Thinking};
 use super::choice::{Choice, parse_model_choice};
@@ -42,14 +42,17 @@ fn chat(target: &str) -> Plan {
     plan_with(target, None, &Overrides::default(), &ctx)
 }
 
+/// The plan's request fields as they are sent.
+fn sent(plan: &Plan) -> Map<String, Value> {
+    plan.request.to_json()
+}
+
 /// The request field at a JSON pointer such as `/thinking/budget_tokens` (null if absent).
-fn at<'a>(plan: &'a Plan, pointer: &str) -> &'a Value {
-    static NULL: Value = Value::Null;
-    let mut parts = pointer.trim_start_matches('/').split('/');
-    let first = parts.next().and_then(|key| plan.request.get(key));
-    parts
-        .fold(first, |value, key| value.and_then(|v| v.get(key)))
-        .unwrap_or(&NULL)
+fn at(plan: &Plan, pointer: &str) -> Value {
+    Value::Object(sent(plan))
+        .pointer(pointer)
+        .cloned()
+        .unwrap_or(Value::Null)
 }
 
 // ---- Anthropic budgets ----
@@ -103,9 +106,9 @@ fn anthropic_off_sends_no_thinking_and_minimal_is_the_floor() {
     // Off disables (the model can), and minimal is the 1,024 floor.
     let off = plan("claude-sonnet-4-5/off");
     assert_eq!(off.meaning.kind, MeaningKind::Disabled);
-    assert!(off.request.get("thinking").is_none());
+    assert!(sent(&off).get("thinking").is_none());
     assert!(
-        off.request.contains_key("max_tokens"),
+        sent(&off).contains_key("max_tokens"),
         "max_tokens is always required"
     );
     assert_eq!(plan("claude-sonnet-4-5/minimal").meaning.tokens, Some(1024));
@@ -262,17 +265,17 @@ fn openai_efforts_follow_each_models_accepted_set() {
 fn openai_chat_and_responses_spell_effort_differently() {
     let responses = plan("o3/high");
     assert_eq!(
-        responses.request.get("reasoning"),
+        sent(&responses).get("reasoning"),
         Some(&json!({"effort": "high", "summary": "auto"}))
     );
     assert_eq!(
-        responses.request.get("include"),
+        sent(&responses).get("include"),
         Some(&json!(["reasoning.encrypted_content"]))
     );
-    assert!(responses.request.get("reasoning_effort").is_none());
+    assert!(sent(&responses).get("reasoning_effort").is_none());
     let chat = chat("o3/high");
-    assert_eq!(chat.request.get("reasoning_effort"), Some(&json!("high")));
-    assert!(chat.request.get("reasoning").is_none());
+    assert_eq!(sent(&chat).get("reasoning_effort"), Some(&json!("high")));
+    assert!(sent(&chat).get("reasoning").is_none());
     // A model without reasoning gets nothing, and says so.
     let gpt4o = plan("gpt-4o/high");
     assert!(gpt4o.request.is_empty());
@@ -339,37 +342,34 @@ fn seed_004_vendor_quirks() {
     );
     assert_eq!(reasoner.meaning.kind, MeaningKind::Always);
     let minimax = plan("minimax-m2/5000");
-    assert_eq!(minimax.request.get("reasoning_split"), Some(&json!(true)));
+    assert_eq!(sent(&minimax).get("reasoning_split"), Some(&json!(true)));
     let qwen = plan_with(
         "qwen3-max/12000",
         Some("qwen"),
         &Overrides::default(),
         &TurnContext::default(),
     );
-    assert_eq!(qwen.request.get("enable_thinking"), Some(&json!(true)));
-    assert_eq!(qwen.request.get("thinking_budget"), Some(&json!(12000)));
+    assert_eq!(sent(&qwen).get("enable_thinking"), Some(&json!(true)));
+    assert_eq!(sent(&qwen).get("thinking_budget"), Some(&json!(12000)));
     assert!(qwen.stream, "DashScope thinking needs streaming");
 }
 
 #[test]
 fn compat_vendors_spell_their_own_knobs() {
     let v4 = plan("deepseek-v4-pro/max");
+    assert_eq!(sent(&v4).get("thinking"), Some(&json!({"type": "enabled"})));
+    assert_eq!(sent(&v4).get("reasoning_effort"), Some(&json!("max")));
     assert_eq!(
-        v4.request.get("thinking"),
-        Some(&json!({"type": "enabled"}))
-    );
-    assert_eq!(v4.request.get("reasoning_effort"), Some(&json!("max")));
-    assert_eq!(
-        plan("deepseek-v4-pro/off").request.get("thinking"),
+        sent(&plan("deepseek-v4-pro/off")).get("thinking"),
         Some(&json!({"type": "disabled"}))
     );
     assert_eq!(
-        plan("kimi-k2.5/off").request.get("thinking"),
+        sent(&plan("kimi-k2.5/off")).get("thinking"),
         Some(&json!({"type": "disabled"}))
     );
     assert!(plan("kimi-k2-thinking/high").request.is_empty());
     assert_eq!(
-        plan("glm-4.6/off").request.get("thinking"),
+        sent(&plan("glm-4.6/off")).get("thinking"),
         Some(&json!({"type": "disabled"}))
     );
     let ollama = plan_with(
@@ -378,14 +378,14 @@ fn compat_vendors_spell_their_own_knobs() {
         &Overrides::default(),
         &TurnContext::default(),
     );
-    assert_eq!(ollama.request.get("think"), Some(&json!(true)));
+    assert_eq!(sent(&ollama).get("think"), Some(&json!(true)));
     let oss = plan_with(
         "gpt-oss:20b/low",
         Some("ollama"),
         &Overrides::default(),
         &TurnContext::default(),
     );
-    assert_eq!(oss.request.get("think"), Some(&json!("low")));
+    assert_eq!(sent(&oss).get("think"), Some(&json!("low")));
     let m2_off = plan("minimax-m2/off");
     assert_eq!(
         m2_off.warnings,
@@ -433,7 +433,7 @@ fn seed_002_overrides_beat_the_catalog() {
         &ctx,
     );
     assert_eq!(opus.meaning.kind, MeaningKind::Disabled);
-    assert!(opus.request.get("thinking").is_none());
+    assert!(sent(&opus).get("thinking").is_none());
     let pro = plan_with("gemini-2.5-pro/medium", None, &overrides, &ctx);
     assert_eq!(
         at(&pro, "/generationConfig/thinkingConfig/thinkingBudget"),
@@ -448,7 +448,7 @@ fn seed_002_overrides_beat_the_catalog() {
     // `default` ignores overrides: unset preserves provider defaults.
     let default = plan_with("claude-sonnet-4-5/default", None, &overrides, &ctx);
     assert_eq!(default.meaning.kind, MeaningKind::ProviderDefault);
-    assert!(default.request.get("thinking").is_none());
+    assert!(sent(&default).get("thinking").is_none());
 }
 
 #[test]
@@ -527,23 +527,15 @@ fn long_context_reduces_the_budget_to_ten_thousand() {
 #[test]
 fn anthropic_adaptive_models_get_effort_and_never_enabled() {
     let p = plan("claude-opus-4-6/max");
-    assert_eq!(
-        p.request.get("thinking"),
-        Some(&json!({"type": "adaptive"}))
-    );
+    assert_eq!(sent(&p).get("thinking"), Some(&json!({"type": "adaptive"})));
     assert_eq!(at(&p, "/output_config/effort"), "max");
     let p = plan("claude-opus-4-7/minimal");
     assert_eq!(
-        p.request.get("thinking"),
+        sent(&p).get("thinking"),
         Some(&json!({"type": "adaptive", "display": "summarized"}))
     );
     assert_eq!(at(&p, "/output_config/effort"), "low");
-    assert!(
-        plan("claude-opus-4-6/off")
-            .request
-            .get("thinking")
-            .is_none()
-    );
+    assert!(sent(&plan("claude-opus-4-6/off")).get("thinking").is_none());
     let p = plan("claude-sonnet-4-6/20000");
     assert_eq!(at(&p, "/output_config/effort"), "medium");
 }
@@ -551,12 +543,12 @@ fn anthropic_adaptive_models_get_effort_and_never_enabled() {
 // ---- every model × every choice ----
 
 fn sent_effort(p: &Plan) -> Option<String> {
-    let value = p
-        .request
+    let body = sent(p);
+    let value = body
         .get("reasoning_effort")
-        .or_else(|| p.request.get("reasoning").and_then(|r| r.get("effort")))
-        .or_else(|| p.request.get("think").filter(|v| v.is_string()))
-        .or_else(|| p.request.get("output_config").and_then(|o| o.get("effort")))?;
+        .or_else(|| body.get("reasoning").and_then(|r| r.get("effort")))
+        .or_else(|| body.get("think").filter(|v| v.is_string()))
+        .or_else(|| body.get("output_config").and_then(|o| o.get("effort")))?;
     value.as_str().map(str::to_owned)
 }
 
@@ -610,6 +602,7 @@ fn every_model_and_choice_gives_a_valid_request() {
 }
 
 fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
+    let body = sent(p);
     if choice == Choice::Default {
         assert!(
             [
@@ -621,14 +614,14 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
                 "output_config"
             ]
             .iter()
-            .all(|k| !p.request.contains_key(*k)),
+            .all(|k| !body.contains_key(*k)),
             "{at}: default sends no reasoning parameter: {:?}",
             p.request
         );
     }
     match &model.thinking {
         Thinking::Always => assert!(
-            p.request.keys().all(|k| k == "max_completion_tokens"
+            body.keys().all(|k| k == "max_completion_tokens"
                 || k == "max_output_tokens"
                 || k == "options"),
             "{at}: nothing for a model that always thinks: {:?}",
@@ -645,7 +638,7 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
         Thinking::Adaptive { efforts, .. } => {
             assert_ne!(
                 at_str(p, "thinking", "type"),
-                Some("enabled"),
+                Some("enabled".to_owned()),
                 "{at}: adaptive-only"
             );
             if let Some(effort) = sent_effort(p) {
@@ -656,8 +649,7 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
             }
         }
         Thinking::Level { values, .. } => {
-            let config = p
-                .request
+            let config = body
                 .get("generationConfig")
                 .and_then(|g| g.get("thinkingConfig"));
             if let Some(config) = config {
@@ -681,8 +673,7 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
             max,
             can_disable,
         } => {
-            if let Some(config) = p
-                .request
+            if let Some(config) = body
                 .get("generationConfig")
                 .and_then(|g| g.get("thinkingConfig"))
             {
@@ -699,20 +690,19 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
         }
         Thinking::Toggle { .. } | Thinking::None => {}
     }
-    if let Some(budget) = p
-        .request
+    if let Some(budget) = body
         .get("reasoning")
         .and_then(|r| r.get("max_tokens"))
         .and_then(Value::as_u64)
     {
-        let max_tokens = p.request.get("max_tokens").and_then(Value::as_u64);
+        let max_tokens = body.get("max_tokens").and_then(Value::as_u64);
         assert!(
             max_tokens.is_some_and(|m| budget < m),
             "{at}: a routed budget {budget} stays below max_tokens {max_tokens:?}"
         );
     }
     if model.provider.id == "anthropic" {
-        let max_tokens = p.request.get("max_tokens").and_then(Value::as_u64);
+        let max_tokens = body.get("max_tokens").and_then(Value::as_u64);
         assert!(
             max_tokens.is_some(),
             "{at}: Anthropic always needs max_tokens"
@@ -722,8 +712,8 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
             max_tokens <= u64::from(model.max_output),
             "{at}: max_tokens within the model's limit"
         );
-        if at_str(p, "thinking", "type") == Some("enabled") {
-            let budget = p.request["thinking"]["budget_tokens"].as_u64().unwrap();
+        if at_str(p, "thinking", "type") == Some("enabled".to_owned()) {
+            let budget = body["thinking"]["budget_tokens"].as_u64().unwrap();
             assert!(budget >= 1024, "{at}: budget ≥ 1,024");
             assert!(
                 budget < max_tokens,
@@ -734,8 +724,8 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
     }
 }
 
-fn at_str<'a>(p: &'a Plan, field: &str, key: &str) -> Option<&'a str> {
-    p.request.get(field)?.get(key)?.as_str()
+fn at_str(p: &Plan, field: &str, key: &str) -> Option<String> {
+    Some(sent(p).get(field)?.get(key)?.as_str()?.to_owned())
 }
 
 // ---- the picker lists only what a model supports ----
@@ -837,7 +827,7 @@ fn gemini_default_still_asks_to_see_the_thoughts() {
         );
         assert_eq!(
             at(&p, "/generationConfig/thinkingConfig/includeThoughts"),
-            &include,
+            include,
             "{target}"
         );
         let level = at(&p, "/generationConfig/thinkingConfig/thinkingLevel");

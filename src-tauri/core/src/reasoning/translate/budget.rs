@@ -3,6 +3,9 @@
 
 use super::effort::pick_effort;
 use super::*;
+use crate::reasoning::params::{
+    ChatTemplateKwargs, OutputConfig, ReasoningParam, ThinkingMode, ThinkingParam,
+};
 
 impl PlanBuilder<'_> {
     pub(super) fn budget(&mut self, choice: Choice, min: u32, max: u32, can_disable: bool) {
@@ -61,13 +64,13 @@ impl PlanBuilder<'_> {
                 }
             }
             Dialect::Gemini => {
-                let config = gemini_thinking(&mut self.request);
-                config.insert("thinkingBudget".into(), json!(sent));
-                config.insert("includeThoughts".into(), json!(true));
+                let config = self.request.gemini_thinking();
+                config.thinking_budget = Some(sent);
+                config.include_thoughts = Some(true);
             }
             Dialect::Qwen => {
-                self.request.insert("enable_thinking".into(), json!(true));
-                self.request.insert("thinking_budget".into(), json!(sent));
+                self.request.enable_thinking = Some(true);
+                self.request.thinking_budget = Some(sent);
                 // DashScope: "enable_thinking must be set to false for non-streaming calls".
                 self.stream = true;
             }
@@ -92,17 +95,18 @@ impl PlanBuilder<'_> {
                         ));
                     }
                 }
-                self.request.insert("max_tokens".into(), json!(max_tokens));
-                self.request
-                    .insert("reasoning".into(), json!({ "max_tokens": sent }));
+                self.request.max_tokens = Some(max_tokens);
+                self.request.reasoning = Some(ReasoningParam {
+                    max_tokens: Some(sent),
+                    ..ReasoningParam::default()
+                });
             }
             Dialect::ChatTemplate => {
-                self.request.insert(
-                    "chat_template_kwargs".into(),
-                    json!({ "enable_thinking": true }),
-                );
-                self.request
-                    .insert("thinking_budget_tokens".into(), json!(sent));
+                self.request.chat_template_kwargs = Some(ChatTemplateKwargs {
+                    enable_thinking: Some(true),
+                    ..ChatTemplateKwargs::default()
+                });
+                self.request.thinking_budget_tokens = Some(sent);
             }
             other => {
                 self.warnings.push(format!(
@@ -135,7 +139,7 @@ impl PlanBuilder<'_> {
                 thousands(limit),
                 thousands(ANTHROPIC_MIN_BUDGET)
             ));
-            self.request.insert("max_tokens".into(), json!(limit));
+            self.request.max_tokens = Some(limit);
             self.meaning = Meaning::kind(MeaningKind::Disabled);
             return None;
         }
@@ -159,12 +163,12 @@ impl PlanBuilder<'_> {
                 ));
             }
         }
-        self.request.insert("max_tokens".into(), json!(max_tokens));
+        self.request.max_tokens = Some(max_tokens);
         self.stream |= max_tokens > ANTHROPIC_STREAM_ABOVE;
-        self.request.insert(
-            "thinking".into(),
-            json!({ "type": "enabled", "budget_tokens": *budget }),
-        );
+        self.request.thinking = Some(ThinkingParam {
+            budget_tokens: Some(*budget),
+            ..ThinkingParam::mode(ThinkingMode::Enabled)
+        });
         if self.ctx.tools && self.model.interleaved_header {
             self.headers.insert(
                 "anthropic-beta".into(),
@@ -183,20 +187,19 @@ impl PlanBuilder<'_> {
                 self.anthropic_max_tokens(limit);
             }
             Dialect::Gemini => {
-                gemini_thinking(&mut self.request).insert("thinkingBudget".into(), json!(0));
+                self.request.gemini_thinking().thinking_budget = Some(0);
             }
             Dialect::Qwen => {
-                self.request.insert("enable_thinking".into(), json!(false));
+                self.request.enable_thinking = Some(false);
             }
             Dialect::Openrouter => {
-                self.request
-                    .insert("reasoning".into(), json!({ "effort": "none" }));
+                self.request.reasoning = Some(ReasoningParam::effort("none"));
             }
             Dialect::ChatTemplate => {
-                self.request.insert(
-                    "chat_template_kwargs".into(),
-                    json!({ "enable_thinking": false }),
-                );
+                self.request.chat_template_kwargs = Some(ChatTemplateKwargs {
+                    enable_thinking: Some(false),
+                    ..ChatTemplateKwargs::default()
+                });
             }
             _ => {}
         }
@@ -245,14 +248,14 @@ impl PlanBuilder<'_> {
             self.notes
                 .push("max is the same as high on this model".to_owned());
         }
-        let mut thinking = json!({ "type": "adaptive" });
-        if display_summarized {
+        self.request.thinking = Some(ThinkingParam {
             // Opus 4.7 and later return empty thinking text unless asked to summarize.
-            thinking["display"] = json!("summarized");
-        }
-        self.request.insert("thinking".into(), thinking);
-        self.request
-            .insert("output_config".into(), json!({ "effort": effort.as_str() }));
+            display: display_summarized.then(|| "summarized".to_owned()),
+            ..ThinkingParam::mode(ThinkingMode::Adaptive)
+        });
+        self.request.output_config = Some(OutputConfig {
+            effort: effort.as_str().to_owned(),
+        });
         self.omit
             .extend(["temperature".to_owned(), "top_k".to_owned()]);
         self.stream |= limit > ANTHROPIC_STREAM_ABOVE;

@@ -2,6 +2,9 @@
 //! on/off switch.
 
 use super::*;
+use crate::reasoning::params::{
+    ChatTemplateKwargs, ReasoningParam, Think, ThinkingMode, ThinkingParam,
+};
 
 impl PlanBuilder<'_> {
     pub(super) fn effort(
@@ -76,17 +79,14 @@ impl PlanBuilder<'_> {
         match self.dialect() {
             Dialect::Openai => {
                 if self.endpoint == Endpoint::Responses {
-                    let reasoning = if effort == Effort::None {
-                        json!({ "effort": value })
-                    } else {
-                        json!({ "effort": value, "summary": "auto" })
-                    };
-                    self.request.insert("reasoning".into(), reasoning);
+                    self.request.reasoning = Some(ReasoningParam {
+                        summary: (effort != Effort::None).then(|| "auto".to_owned()),
+                        ..ReasoningParam::effort(value)
+                    });
                     // Replayable reasoning needs the encrypted item when nothing is stored.
-                    self.request
-                        .insert("include".into(), json!(["reasoning.encrypted_content"]));
+                    self.request.include = Some(vec!["reasoning.encrypted_content".to_owned()]);
                 } else {
-                    self.request.insert("reasoning_effort".into(), json!(value));
+                    self.request.reasoning_effort = Some(value.to_owned());
                 }
                 if effort != Effort::None {
                     // Reasoning models accept only the default sampling parameters.
@@ -95,26 +95,24 @@ impl PlanBuilder<'_> {
                 }
             }
             Dialect::Deepseek => {
-                self.request
-                    .insert("thinking".into(), json!({ "type": "enabled" }));
-                self.request.insert("reasoning_effort".into(), json!(value));
+                self.request.thinking = Some(ThinkingParam::mode(ThinkingMode::Enabled));
+                self.request.reasoning_effort = Some(value.to_owned());
             }
             Dialect::Openrouter => {
-                self.request
-                    .insert("reasoning".into(), json!({ "effort": value }));
+                self.request.reasoning = Some(ReasoningParam::effort(value));
             }
             Dialect::Ollama => {
                 // gpt-oss on Ollama takes the level as `think`; booleans are ignored.
-                self.request.insert("think".into(), json!(value));
+                self.request.think = Some(Think::Level(value.to_owned()));
             }
             Dialect::ChatTemplate => {
-                self.request.insert(
-                    "chat_template_kwargs".into(),
-                    json!({ "reasoning_effort": value }),
-                );
+                self.request.chat_template_kwargs = Some(ChatTemplateKwargs {
+                    reasoning_effort: Some(value.to_owned()),
+                    ..ChatTemplateKwargs::default()
+                });
             }
             Dialect::Xai | Dialect::OpenaiCompatible | Dialect::Kimi | Dialect::Glm => {
-                self.request.insert("reasoning_effort".into(), json!(value));
+                self.request.reasoning_effort = Some(value.to_owned());
             }
             Dialect::Anthropic | Dialect::Gemini | Dialect::Qwen | Dialect::Minimax => {
                 self.warnings.push(format!(
@@ -128,8 +126,7 @@ impl PlanBuilder<'_> {
     pub(super) fn effort_disabled(&mut self) {
         self.meaning = Meaning::kind(MeaningKind::Disabled);
         self.thinking = "off".to_owned();
-        self.request
-            .insert("thinking".into(), json!({ "type": "disabled" }));
+        self.request.thinking = Some(ThinkingParam::mode(ThinkingMode::Disabled));
     }
 
     // ---- level (Gemini 3) ----
@@ -168,14 +165,13 @@ impl PlanBuilder<'_> {
         };
         match self.dialect() {
             Dialect::Gemini => {
-                let config = gemini_thinking(&mut self.request);
-                config.insert("thinkingLevel".into(), json!(level.wire()));
-                config.insert("includeThoughts".into(), json!(true));
+                let config = self.request.gemini_thinking();
+                config.thinking_level = Some(level.wire().to_owned());
+                config.include_thoughts = Some(true);
             }
             Dialect::Openrouter => {
                 let effort = format!("{level:?}").to_ascii_lowercase();
-                self.request
-                    .insert("reasoning".into(), json!({ "effort": effort }));
+                self.request.reasoning = Some(ReasoningParam::effort(&effort));
             }
             _ => {
                 self.warnings.push(format!(
@@ -222,42 +218,45 @@ impl PlanBuilder<'_> {
                 ));
             }
         }
-        let kind = if on { "enabled" } else { "disabled" };
         match self.dialect() {
             Dialect::Deepseek | Dialect::Kimi | Dialect::Glm => {
-                self.request
-                    .insert("thinking".into(), json!({ "type": kind }));
+                self.request.thinking = Some(ThinkingParam::switch(on));
             }
             Dialect::Minimax => {
                 // reasoning_split moves thinking out of the content. M3 can also
                 // switch thinking off; M2 cannot.
                 if can_disable {
-                    let mode = if on { "adaptive" } else { "disabled" };
-                    self.request
-                        .insert("thinking".into(), json!({ "type": mode }));
+                    let mode = if on {
+                        ThinkingMode::Adaptive
+                    } else {
+                        ThinkingMode::Disabled
+                    };
+                    self.request.thinking = Some(ThinkingParam::mode(mode));
                 }
                 if on {
-                    self.request.insert("reasoning_split".into(), json!(true));
+                    self.request.reasoning_split = Some(true);
                 }
             }
             Dialect::Ollama => {
-                self.request.insert("think".into(), json!(on));
+                self.request.think = Some(Think::Switch(on));
             }
             Dialect::ChatTemplate => {
-                self.request.insert(
-                    "chat_template_kwargs".into(),
-                    json!({ "enable_thinking": on }),
-                );
+                self.request.chat_template_kwargs = Some(ChatTemplateKwargs {
+                    enable_thinking: Some(on),
+                    ..ChatTemplateKwargs::default()
+                });
             }
             Dialect::Qwen => {
-                self.request.insert("enable_thinking".into(), json!(on));
+                self.request.enable_thinking = Some(on);
                 if on {
                     self.stream = true;
                 }
             }
             Dialect::Openrouter => {
-                self.request
-                    .insert("reasoning".into(), json!({ "enabled": on }));
+                self.request.reasoning = Some(ReasoningParam {
+                    enabled: Some(on),
+                    ..ReasoningParam::default()
+                });
             }
             other => {
                 self.warnings.push(format!(

@@ -11,11 +11,10 @@ pub use budget::{budget_to_level, formula_budget};
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
-
 use super::catalog::{Dialect, Effort, ModelInfo, Protocol, Thinking, ThinkingLevel};
 use super::choice::{Choice, Level};
 use super::overrides::{Mapping, Overrides, Scalar, Scope};
+use super::params::{OllamaOptions, ReasoningParams};
 use super::plan::{
     ApiChoice, Endpoint, Feedback, Meaning, MeaningKind, Plan, TurnContext, thousands,
 };
@@ -188,7 +187,7 @@ struct PlanBuilder<'a> {
     ctx: &'a TurnContext,
     endpoint: Endpoint,
     meaning: Meaning,
-    request: Map<String, Value>,
+    request: ReasoningParams,
     headers: BTreeMap<String, String>,
     omit: Vec<String>,
     stream: bool,
@@ -204,7 +203,7 @@ impl<'a> PlanBuilder<'a> {
             ctx,
             endpoint,
             meaning: Meaning::kind(MeaningKind::ProviderDefault),
-            request: Map::new(),
+            request: ReasoningParams::default(),
             headers: BTreeMap::new(),
             omit: Vec::new(),
             stream: false,
@@ -235,7 +234,7 @@ impl<'a> PlanBuilder<'a> {
     /// Anthropic requires `max_tokens` on every request.
     fn anthropic_max_tokens(&mut self, max_tokens: u32) {
         if self.dialect() == Dialect::Anthropic {
-            self.request.insert("max_tokens".into(), json!(max_tokens));
+            self.request.max_tokens = Some(max_tokens);
         }
     }
 
@@ -245,21 +244,19 @@ impl<'a> PlanBuilder<'a> {
             return;
         };
         let cap = cap.min(self.model.max_output);
-        let field = match self.endpoint {
-            Endpoint::Messages => return,
-            Endpoint::Responses => "max_output_tokens",
-            Endpoint::Chat => "max_completion_tokens",
-            Endpoint::OllamaChat => {
-                self.request
-                    .insert("options".into(), json!({ "num_predict": cap }));
-                return;
-            }
+        let request = &mut self.request;
+        match self.endpoint {
+            Endpoint::Messages => {}
+            Endpoint::Responses => request.max_output_tokens = Some(cap),
+            Endpoint::Chat => request.max_completion_tokens = Some(cap),
+            Endpoint::OllamaChat => request.options = Some(OllamaOptions { num_predict: cap }),
             Endpoint::GenerateContent => {
-                gemini_config(&mut self.request).insert("maxOutputTokens".into(), json!(cap));
-                return;
+                request
+                    .generation_config
+                    .get_or_insert_default()
+                    .max_output_tokens = Some(cap);
             }
-        };
-        self.request.insert(field.into(), json!(cap));
+        }
     }
 
     fn provider_default(&mut self) {
@@ -267,7 +264,7 @@ impl<'a> PlanBuilder<'a> {
         self.thinking = format!("provider default ({})", self.model.default);
         // Gemini thinks by default but shows nothing unless asked; the level stays its own.
         if self.dialect() == Dialect::Gemini && self.model.thinking != Thinking::None {
-            gemini_thinking(&mut self.request).insert("includeThoughts".into(), json!(true));
+            self.request.gemini_thinking().include_thoughts = Some(true);
         }
         let limit = self.output_limit();
         self.anthropic_max_tokens(limit);
@@ -320,20 +317,4 @@ impl<'a> PlanBuilder<'a> {
                 .push("max is the same as high on this model".to_owned());
         }
     }
-}
-
-fn gemini_config(request: &mut Map<String, Value>) -> &mut Map<String, Value> {
-    request
-        .entry("generationConfig")
-        .or_insert_with(|| json!({}))
-        .as_object_mut()
-        .expect("generationConfig is an object")
-}
-
-fn gemini_thinking(request: &mut Map<String, Value>) -> &mut Map<String, Value> {
-    gemini_config(request)
-        .entry("thinkingConfig")
-        .or_insert_with(|| json!({}))
-        .as_object_mut()
-        .expect("thinkingConfig is an object")
 }
