@@ -145,6 +145,11 @@ pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
 
 /// Settings from what the file holds under each key: each key is taken only if it reads as
 /// that setting, and keeps its default otherwise, so one bad value never costs the others.
+///
+/// Written here rather than with `serde_with::DefaultOnError`: that falls back to the
+/// field type's default (`storeThoughts` would turn false, the stall timeout 0 s) where a
+/// bad key must keep the setting's own default, and it would make `Settings` lenient
+/// everywhere, while `update` must refuse a bad value from the window.
 fn from_stored(get: impl Fn(&str) -> Option<Value>) -> Settings {
     let mut object = serde_json::to_value(Settings::default()).unwrap_or_default();
     for key in KEYS {
