@@ -100,10 +100,7 @@ impl From<&StoredMessage> for MessageView {
         let summarized = summarizes(m.message.origin.as_ref());
         Self {
             id: m.id.clone(),
-            role: match m.message.role {
-                ponder_core::chat::Role::User => "user",
-                ponder_core::chat::Role::Assistant => "assistant",
-            },
+            role: m.message.role.as_str(),
             status: m.status,
             parts: m
                 .message

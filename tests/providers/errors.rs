@@ -48,6 +48,7 @@ async fn run_against(url: &str, config: &HttpConfig, cancel: CancellationToken) 
         api: None,
         api_key: Some("test-key-not-real"),
         context_tokens: 0,
+        tools: &[],
     };
     let client = http::client(config).unwrap();
     let mut retries = 0;

@@ -3,3 +3,4 @@
 mod errors;
 mod fixtures;
 mod requests;
+mod tool_requests;

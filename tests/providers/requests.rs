@@ -292,6 +292,7 @@ fn send(
         settings: &settings,
         system: Some(SYSTEM),
         history: &history,
+        tools: &[],
     });
     Sent {
         model,

@@ -52,6 +52,7 @@ pub fn request<'a>(
         api: None,
         api_key: Some(FAKE_KEY),
         context_tokens: 0,
+        tools: &[],
     }
 }
 

@@ -3,17 +3,34 @@
 //! An assistant message is ordered parts (text, thinking blocks, tool calls) for display and
 //! export, plus an opaque `Replay` of the provider-native turn, tagged with its origin and only
 //! ever sent back to that same provider and model.
+//!
+//! A turn with tools is a run of messages: the assistant's step that calls tools, a `Tool`
+//! message with their results, the next step, and so on until an answer. Each step keeps its
+//! own replay, so every protocol gets back exactly the turn it wrote, however many steps.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::providers::error::ProviderError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Role {
     User,
     Assistant,
+    /// The results of the tools the assistant's previous step called.
+    Tool,
 }
 
 /// Which field or form a thought arrived in; needed to send it back the way it came.
@@ -37,6 +54,13 @@ pub enum ThoughtSource {
     Thought,
     /// Inline `<think>…</think>` in the content.
     ThinkTag,
+}
+
+impl Role {
+    /// The role's name as stored and shown to the window: `user`, `assistant`, `tool`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 impl ThoughtSource {
@@ -84,12 +108,90 @@ pub struct ToolCall {
     pub arguments: String,
 }
 
+impl ToolCall {
+    /// The arguments as a JSON object, as the protocols that take an object want them. Text
+    /// that is not an object (a model's malformed arguments) becomes an empty object: the
+    /// call was answered with an error, and the history must still be valid.
+    pub fn arguments_object(&self) -> serde_json::Map<String, Value> {
+        match serde_json::from_str(&self.arguments) {
+            Ok(Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        }
+    }
+}
+
+/// What a tool returned for one call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id of the call it answers.
+    pub call_id: String,
+    pub name: String,
+    pub content: Vec<ToolContent>,
+    /// The call failed (the tool said so, it timed out, the user denied it): the model is
+    /// told, so it can go on another way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+impl ToolResult {
+    pub fn error(call: &ToolCall, message: impl Into<String>) -> Self {
+        Self {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: vec![ToolContent::Text {
+                text: message.into(),
+            }],
+            is_error: true,
+            duration_ms: None,
+        }
+    }
+
+    /// The result as text, for the protocols whose tool results carry text only (an image
+    /// is named, not sent).
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for item in &self.content {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            match item {
+                ToolContent::Text { text } => out.push_str(text),
+                ToolContent::Image { mime_type, data } => out.push_str(&format!(
+                    "[image: {mime_type}, {} bytes]",
+                    data.len() / 4 * 3
+                )),
+            }
+        }
+        out
+    }
+}
+
+/// One piece of a tool's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToolContent {
+    Text { text: String },
+    /// Base64 data, as MCP and the providers carry it.
+    Image { mime_type: String, data: String },
+}
+
+/// A tool offered to the model: its name, what it does and the JSON Schema of its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
     Text { text: String },
     Thinking(ThinkingBlock),
     ToolCall(ToolCall),
+    ToolResult(ToolResult),
 }
 
 /// The provider-native assistant turn, kept verbatim for providers that need it back
@@ -137,6 +239,30 @@ impl Message {
                 _ => None,
             })
             .collect()
+    }
+
+    pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::ToolCall(call) => Some(call),
+            _ => None,
+        })
+    }
+
+    pub fn tool_results(&self) -> impl Iterator<Item = &ToolResult> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::ToolResult(result) => Some(result),
+            _ => None,
+        })
+    }
+
+    /// A message of tool results, answering the calls of the step before it.
+    pub fn tool(results: Vec<ToolResult>) -> Self {
+        Self {
+            role: Role::Tool,
+            parts: results.into_iter().map(Part::ToolResult).collect(),
+            origin: None,
+            replay: None,
+        }
     }
 
     pub fn thinking(&self) -> impl Iterator<Item = &ThinkingBlock> {

@@ -216,6 +216,7 @@ pub fn translate_preview(
         api: settings.api,
         api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
         context_tokens: 0,
+        tools: &[],
     };
     let (sent, left_out, tokens) = fit_history(&history, &turn);
     turn.history = sent;

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::{
     Piece, REDACTED_NOTE, Thoughts, header_line, model_line, notes, pieces, speaker, thought_label,
-    title,
+    title, tool_result_label,
 };
 use crate::chat::{Role, ThinkingBlock};
 use crate::store::{Conversation, StoredMessage};
@@ -66,6 +66,7 @@ pub(super) fn render(
         let class = match stored.message.role {
             Role::User => "user",
             Role::Assistant => "assistant",
+            Role::Tool => "tool",
         };
         let _ = writeln!(out, "<article class=\"message {class}\">");
         let _ = write!(out, "<h2 class=\"speaker\">{}", speaker(&stored.message));
@@ -89,6 +90,15 @@ pub(super) fn render(
                         "<div class=\"tool\"><p class=\"tool-name\">Tool call: <code>{}</code></p><div class=\"arguments\">{}</div></div>",
                         escape(&call.name),
                         escape(call.arguments.trim_matches('\n'))
+                    );
+                }
+                Piece::ToolResult(result) => {
+                    let class = if result.is_error { "tool error" } else { "tool" };
+                    let _ = writeln!(
+                        out,
+                        "<details class=\"{class}\"><summary class=\"tool-name\">{}</summary><div class=\"arguments\">{}</div></details>",
+                        escape(&tool_result_label(result)),
+                        escape(result.text().trim_matches('\n'))
                     );
                 }
             }

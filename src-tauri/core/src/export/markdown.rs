@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::{
     Piece, REDACTED_NOTE, Thoughts, header_line, model_line, notes, pieces, speaker, thought_label,
-    title,
+    title, tool_result_label,
 };
 use crate::chat::ThinkingBlock;
 use crate::store::{Conversation, StoredMessage};
@@ -54,6 +54,17 @@ pub(super) fn render(
                         call.arguments.trim_matches('\n')
                     );
                 }
+                Piece::ToolResult(result) => {
+                    // Folded: a result can be long, and the answer is what a reader wants.
+                    let text = result.text();
+                    let fence = fence(&text);
+                    let _ = writeln!(
+                        out,
+                        "<details>\n<summary>{}</summary>\n\n{fence}\n{}\n{fence}\n\n</details>",
+                        html_escape(&one_line(&tool_result_label(result))),
+                        text.trim_matches('\n')
+                    );
+                }
             }
         }
         for (error, note) in notes(stored) {
@@ -97,6 +108,13 @@ fn thought(out: &mut String, block: &ThinkingBlock, thoughts: Thoughts) {
         }
         Thoughts::Omit => {}
     }
+}
+
+/// For the one line of HTML Markdown allows in a `<summary>`.
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn one_line(text: &str) -> String {

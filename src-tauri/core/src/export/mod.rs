@@ -13,7 +13,7 @@ mod markdown;
 
 use serde::{Deserialize, Serialize};
 
-use crate::chat::{Message, Part, Role, StopReason, ThinkingBlock, ToolCall};
+use crate::chat::{Message, Part, Role, StopReason, ThinkingBlock, ToolCall, ToolResult};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::plan::thousands;
 use crate::store::{
@@ -103,6 +103,7 @@ enum Piece<'a> {
     Text(String),
     Thought(&'a ThinkingBlock),
     Tool(&'a ToolCall),
+    ToolResult(&'a ToolResult),
 }
 
 /// The pieces of a message to show: consecutive text joined, empty text dropped, thoughts
@@ -129,6 +130,10 @@ fn pieces(message: &Message, thoughts: Thoughts) -> Vec<Piece<'_>> {
                 flush(&mut text, &mut out);
                 out.push(Piece::Tool(call));
             }
+            Part::ToolResult(result) => {
+                flush(&mut text, &mut out);
+                out.push(Piece::ToolResult(result));
+            }
         }
     }
     flush(&mut text, &mut out);
@@ -143,6 +148,7 @@ fn speaker(message: &Message) -> &'static str {
     match message.role {
         Role::User => "You",
         Role::Assistant => "Assistant",
+        Role::Tool => "Tools",
     }
 }
 
@@ -165,6 +171,22 @@ fn model_line(stored: &StoredMessage) -> Option<String> {
         None => {}
     }
     (!bits.is_empty()).then(|| bits.join(" · "))
+}
+
+/// "Result of get_time (error · 1.2 s)".
+fn tool_result_label(result: &ToolResult) -> String {
+    let mut bits = Vec::new();
+    if result.is_error {
+        bits.push("error".to_owned());
+    }
+    if let Some(ms) = result.duration_ms {
+        bits.push(format!("{:.1} s", ms as f64 / 1000.0));
+    }
+    let mut label = format!("Result of {}", result.name);
+    if !bits.is_empty() {
+        label.push_str(&format!(" ({})", bits.join(" · ")));
+    }
+    label
 }
 
 /// "Thoughts (12 s · 3,204 tokens)", "Thought summary (4 s)", "Redacted thinking".

@@ -39,10 +39,10 @@ pub fn same_origin(message: &Message, model: &ModelInfo) -> bool {
         .is_some_and(|o| o.provider == model.provider.id && o.model.eq_ignore_ascii_case(&model.id))
 }
 
-/// An assistant message that ends in tool calls: providers that sign or encrypt reasoning
-/// need that turn's thoughts back unchanged.
+/// An assistant step that called tools: providers that sign or encrypt reasoning need that
+/// step's thoughts back unchanged.
 pub fn is_tool_turn(message: &Message) -> bool {
-    matches!(message.parts.last(), Some(Part::ToolCall(_)))
+    message.role == Role::Assistant && message.tool_calls().next().is_some()
 }
 
 /// The history without the thoughts the user hid, or `None` when there are none to leave

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::chat::Message;
+use crate::chat::{Message, ToolSpec};
 use crate::reasoning::catalog::{ModelInfo, Protocol};
 use crate::reasoning::plan::{Endpoint, Plan};
 use crate::reasoning::settings::ReasoningSettings;
@@ -17,8 +17,11 @@ pub struct WireInput<'a> {
     pub plan: &'a Plan,
     pub settings: &'a ReasoningSettings,
     pub system: Option<&'a str>,
-    /// The conversation, oldest first, ending with the user's new message.
+    /// The conversation, oldest first, ending with the user's new message (or, inside a
+    /// tool loop, with the results of the tools the last step called).
     pub history: &'a [Message],
+    /// The tools the model may call this turn.
+    pub tools: &'a [ToolSpec],
 }
 
 /// A request body, and what the user should be told about how the history was sent.

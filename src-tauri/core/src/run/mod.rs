@@ -15,7 +15,7 @@ pub use record::{Question, RecordError, RecordOptions, RecordedEvent, Runner, ru
 pub use setup::{Ask, SetupError, TurnSetup, setup};
 pub use turn::{run_turn, run_turn_into};
 
-use crate::chat::{ChatEvent, Message};
+use crate::chat::{ChatEvent, Message, ToolSpec};
 use crate::draft::Turn;
 use crate::providers::http::{HttpRequest, RetryNotice};
 use crate::providers::request::{WireInput, to_wire};
@@ -43,6 +43,8 @@ pub struct TurnRequest<'a> {
     pub api_key: Option<&'a str>,
     /// Effective tokens already in the conversation.
     pub context_tokens: u64,
+    /// The tools the model may call.
+    pub tools: &'a [ToolSpec],
 }
 
 /// What the caller hears while a turn runs.
@@ -86,6 +88,7 @@ pub fn plan_for(request: &TurnRequest<'_>) -> Result<Plan, TranslateError> {
         max_output: request.settings.max_output_tokens,
         context_tokens: request.context_tokens,
         long_context_reduction: request.settings.long_context_cut,
+        tools: !request.tools.is_empty(),
         ..TurnContext::default()
     };
     translate(choice, request.model, request.overrides, &ctx)
@@ -110,6 +113,7 @@ pub fn prepare(request: &TurnRequest<'_>) -> Result<Prepared, TranslateError> {
         settings: request.settings,
         system: request.system,
         history: request.history,
+        tools: request.tools,
     });
     let http = HttpRequest {
         url: endpoint_url(model, &plan, request.base_url),

@@ -65,6 +65,7 @@ impl TurnSetup {
             api: self.api,
             api_key: self.api_key.as_deref(),
             context_tokens: 0,
+            tools: &[],
         }
     }
 

@@ -47,6 +47,7 @@ fn request<'a>(
         api: None,
         api_key: None,
         context_tokens: 0,
+        tools: &[],
     }
 }
 

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use super::messages::texts;
 use super::{Conversation, MessageStatus, StoreError, StoredMessage};
-use crate::chat::Role;
 
 /// A conversation with all its messages, in seq order: one entry of a backup.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,10 +104,7 @@ fn insert_message_tx(
     m: &StoredMessage,
 ) -> Result<(), InsertError> {
     let (text, thoughts) = texts(&m.message.parts);
-    let role = match m.message.role {
-        Role::User => "user",
-        Role::Assistant => "assistant",
-    };
+    let role = m.message.role.as_str();
     let status = match m.status {
         MessageStatus::Streaming => MessageStatus::Interrupted,
         other => other,

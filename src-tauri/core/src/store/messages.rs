@@ -90,10 +90,10 @@ struct Raw {
 }
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
-    let role = match row.get::<_, String>("role")?.as_str() {
-        "user" => Role::User,
-        _ => Role::Assistant,
-    };
+    let role = row
+        .get::<_, String>("role")?
+        .parse()
+        .unwrap_or(Role::Assistant);
     let provider: Option<String> = row.get("provider")?;
     let model: Option<String> = row.get("model")?;
     let origin = match (provider, model) {
@@ -171,7 +171,7 @@ pub(crate) fn texts(parts: &[Part]) -> (String, String) {
                 }
                 thoughts.push_str(&block.text);
             }
-            Part::ToolCall(_) => {}
+            Part::ToolCall(_) | Part::ToolResult(_) => {}
         }
     }
     (text, thoughts)
@@ -481,10 +481,7 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
         |r| r.get(0),
     )?;
     let (text, thoughts) = texts(parts);
-    let role = match role {
-        Role::User => "user",
-        Role::Assistant => "assistant",
-    };
+    let role = role.as_str();
     let result = tx.execute(
         "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, provider, model, choice, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",

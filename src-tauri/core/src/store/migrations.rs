@@ -9,11 +9,12 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0001_init.sql")),
         M::up(include_str!("../../migrations/0002_run_owner.sql")),
         M::up(include_str!("../../migrations/0003_message_notes.sql")),
+        M::up(include_str!("../../migrations/0004_tool_messages.sql")),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 3;
+pub const LATEST_VERSION: i64 = 4;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

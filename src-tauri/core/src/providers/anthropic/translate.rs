@@ -304,31 +304,35 @@ fn str_field(raw: &Map<String, Value>, key: &str) -> String {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
-    use super::wire::{CacheControl, ContentBlock, MessageParam, Request, TextBlock};
+    use super::wire::{CacheControl, ContentBlock, MessageParam, Request, TextBlock, ToolDef};
     use crate::chat::{Part, Role};
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
     use crate::providers::request::{note, note_foreign, with_plan};
 
     let kept = kept_by_settings(input.history, input.settings);
-    let last_assistant = input
+    // The steps of the turn in progress (after the user's last words): a tool loop is one
+    // turn, and each of its steps must go back with its thinking blocks.
+    let turn_start = input
         .history
         .iter()
-        .rposition(|m| m.role == Role::Assistant);
+        .rposition(|m| m.role == Role::User)
+        .unwrap_or(0);
     let mut notices = Vec::new();
     let mut messages = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         let content: Vec<ContentBlock> = match message.role {
             Role::User => vec![ContentBlock::Text(TextBlock::new(message.text()))],
+            Role::Tool => message.tool_results().map(tool_result).collect(),
             Role::Assistant => {
                 let native = same_origin(message, input.model) && message.replay.is_some();
-                let required = Some(i) == last_assistant && is_tool_turn(message);
+                let required = i > turn_start && is_tool_turn(message);
                 let has_thoughts = message.thinking().next().is_some();
                 note_foreign(&mut notices, message, input.model, kept[i] && !native);
                 if native && (kept[i] || required) {
                     if required && !kept[i] && has_thoughts {
                         note(
                             &mut notices,
-                            "The thinking of the last tool-call turn was sent back: Anthropic requires it".to_owned(),
+                            "The thinking of the tool-call steps was sent back: Anthropic requires it".to_owned(),
                         );
                     }
                     replay_blocks(message, true)
@@ -342,6 +346,7 @@ pub fn to_wire(
                             Part::Text { text } if !text.is_empty() => {
                                 Some(ContentBlock::Text(TextBlock::new(text.as_str())))
                             }
+                            Part::ToolCall(call) => Some(tool_use(call)),
                             _ => None,
                         })
                         .collect()
@@ -352,10 +357,18 @@ pub fn to_wire(
             continue;
         }
         let role = match message.role {
-            Role::User => "user",
+            // Tool results travel in a user turn.
+            Role::User | Role::Tool => "user",
             Role::Assistant => "assistant",
         };
-        messages.push(MessageParam { role, content });
+        // Results followed by the user's words (a loop the user stopped) make one user turn,
+        // results first, as the API requires.
+        match messages.last_mut() {
+            Some(MessageParam { role: last, content: blocks }) if *last == role => {
+                blocks.extend(content);
+            }
+            _ => messages.push(MessageParam { role, content }),
+        }
     }
     if input.plan.caching == crate::reasoning::overrides::Caching::Full
         && let Some(last) = messages.iter_mut().rev().find(|m| m.role == "user")
@@ -369,8 +382,61 @@ pub fn to_wire(
         system: input.system.filter(|s| !s.is_empty()),
         messages,
         stream: true,
+        tools: input
+            .tools
+            .iter()
+            .map(|t| ToolDef {
+                name: &t.name,
+                description: &t.description,
+                input_schema: &t.input_schema,
+            })
+            .collect(),
     };
     with_plan(&request, input.plan, notices)
+}
+
+/// A call id Anthropic accepts (`^[a-zA-Z0-9_-]+$`): another provider's ids may hold other
+/// characters. The call and its result map the same id the same way.
+fn tool_id(id: &str) -> String {
+    let safe: String = id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    if safe.is_empty() { "call".to_owned() } else { safe }
+}
+
+fn tool_use(call: &crate::chat::ToolCall) -> super::wire::ContentBlock {
+    super::wire::ContentBlock::ToolUse(super::wire::ToolUseBlock {
+        kind: "tool_use",
+        id: tool_id(&call.id),
+        name: call.name.clone(),
+        input: call.arguments_object(),
+    })
+}
+
+fn tool_result(result: &crate::chat::ToolResult) -> super::wire::ContentBlock {
+    use super::wire::{ImageSource, ResultContent, ToolResultBlock};
+    use crate::chat::ToolContent;
+    let content = result
+        .content
+        .iter()
+        .map(|item| match item {
+            ToolContent::Text { text } => ResultContent::Text { text: text.clone() },
+            ToolContent::Image { mime_type, data } => ResultContent::Image {
+                source: ImageSource {
+                    kind: "base64",
+                    media_type: mime_type.clone(),
+                    data: data.clone(),
+                },
+            },
+        })
+        .collect();
+    super::wire::ContentBlock::ToolResult(ToolResultBlock {
+        kind: "tool_result",
+        tool_use_id: tool_id(&result.call_id),
+        content,
+        is_error: result.is_error,
+    })
 }
 
 /// The replayed content blocks of a turn, with or without its thinking blocks.

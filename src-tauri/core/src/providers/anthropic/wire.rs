@@ -15,6 +15,16 @@ pub struct Request<'a> {
     pub system: Option<&'a str>,
     pub messages: Vec<MessageParam>,
     pub stream: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolDef<'a>>,
+}
+
+/// A tool the model may call.
+#[derive(Debug, Serialize)]
+pub struct ToolDef<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub input_schema: &'a Value,
 }
 
 #[derive(Debug, Serialize)]
@@ -27,6 +37,8 @@ pub struct MessageParam {
 #[serde(untagged)]
 pub enum ContentBlock {
     Text(TextBlock),
+    ToolUse(ToolUseBlock),
+    ToolResult(ToolResultBlock),
     /// A block from an earlier answer, sent back exactly as the API gave it (thinking blocks
     /// with their signatures must not change by a byte).
     Verbatim(Value),
@@ -49,6 +61,41 @@ impl TextBlock {
             cache_control: None,
         }
     }
+}
+
+/// A tool call another provider's model made, in Anthropic's form.
+#[derive(Debug, Serialize)]
+pub struct ToolUseBlock {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub id: String,
+    pub name: String,
+    pub input: serde_json::Map<String, Value>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ToolResultBlock {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub tool_use_id: String,
+    pub content: Vec<ResultContent>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResultContent {
+    Text { text: String },
+    Image { source: ImageSource },
+}
+
+#[derive(Debug, Serialize)]
+pub struct ImageSource {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub media_type: String,
+    pub data: String,
 }
 
 /// Marks the end of the prompt prefix Anthropic may cache.

@@ -15,7 +15,12 @@ pub struct EventMapper {
     parts: Vec<Map<String, Value>>,
     thinking: bool,
     done: bool,
+    calls: usize,
 }
+
+/// Gemini's calls carry no id unless the API adds one; Ponder names them itself so that a
+/// result finds its call, and leaves its own names out of what it sends back.
+pub const MADE_UP_CALL_ID: &str = "ponder-call-";
 
 impl EventMapper {
     pub fn new(provider: &str, model: &str) -> Self {
@@ -25,6 +30,7 @@ impl EventMapper {
             parts: Vec::new(),
             thinking: false,
             done: false,
+            calls: 0,
         }
     }
 
@@ -101,12 +107,13 @@ impl EventMapper {
             }
         } else if let Some(call) = part.get("functionCall") {
             self.close_thinking(out);
+            self.calls += 1;
             out.push(ChatEvent::ToolCall(ToolCall {
                 id: call
                     .get("id")
                     .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
+                    .filter(|id| !id.is_empty())
+                    .map_or_else(|| format!("{MADE_UP_CALL_ID}{}", self.calls), str::to_owned),
                 name: call
                     .get("name")
                     .and_then(Value::as_str)
@@ -206,7 +213,7 @@ fn stop_reason(reason: &str) -> StopReason {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
-    use super::wire::{ContentParam, Instruction, PartParam, Request};
+    use super::wire::{ContentParam, FunctionDeclaration, Instruction, PartParam, Request, Tools};
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, same_origin};
     use crate::providers::request::{note, note_foreign, with_plan};
@@ -221,6 +228,16 @@ pub fn to_wire(
                 parts: vec![PartParam::Text {
                     text: message.text(),
                 }],
+            });
+            continue;
+        }
+        if message.role == Role::Tool {
+            contents.push(ContentParam {
+                role: "user",
+                parts: message
+                    .tool_results()
+                    .map(|r| PartParam::Verbatim(function_response(r)))
+                    .collect(),
             });
             continue;
         }
@@ -240,11 +257,12 @@ pub fn to_wire(
             None => {
                 note_foreign(&mut notices, message, input.model, kept[i]);
                 let text = message.text();
-                if text.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![json!({ "text": text })]
+                let mut parts = Vec::new();
+                if !text.is_empty() {
+                    parts.push(json!({ "text": text }));
                 }
+                parts.extend(message.tool_calls().map(function_call));
+                parts
             }
         };
         if !kept[i] && parts.iter().any(|p| p.get("thoughtSignature").is_some()) {
@@ -273,6 +291,41 @@ pub fn to_wire(
                 }],
             }),
         contents,
+        tools: if input.tools.is_empty() {
+            Vec::new()
+        } else {
+            vec![Tools {
+                function_declarations: input
+                    .tools
+                    .iter()
+                    .map(|t| FunctionDeclaration {
+                        name: &t.name,
+                        description: &t.description,
+                        parameters_json_schema: &t.input_schema,
+                    })
+                    .collect(),
+            }]
+        },
     };
     with_plan(&request, input.plan, notices)
+}
+
+/// A call another provider's model made. Gemini 3 wants a signature on every call of the
+/// turn in progress; one it did not sign gets the value its documentation gives for
+/// history from elsewhere.
+fn function_call(call: &ToolCall) -> Value {
+    let mut function = json!({ "name": call.name, "args": call.arguments_object() });
+    if !call.id.starts_with(MADE_UP_CALL_ID) {
+        function["id"] = json!(call.id);
+    }
+    json!({ "functionCall": function, "thoughtSignature": "skip_thought_signature_validator" })
+}
+
+fn function_response(result: &crate::chat::ToolResult) -> Value {
+    let key = if result.is_error { "error" } else { "output" };
+    let mut response = json!({ "name": result.name, "response": { key: result.text() } });
+    if !result.call_id.starts_with(MADE_UP_CALL_ID) {
+        response["id"] = json!(result.call_id);
+    }
+    json!({ "functionResponse": response })
 }

@@ -8,10 +8,28 @@ use serde_json::Value;
 /// A `generateContent` request, before the reasoning plan adds `generationConfig`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Request {
+pub struct Request<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_instruction: Option<Instruction>,
     pub contents: Vec<ContentParam>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tools<'a>>,
+}
+
+/// The functions the model may call. `parametersJsonSchema` takes a full JSON Schema, as MCP
+/// servers write them (the older `parameters` takes only an OpenAPI subset).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tools<'a> {
+    pub function_declarations: Vec<FunctionDeclaration<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FunctionDeclaration<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub parameters_json_schema: &'a Value,
 }
 
 #[derive(Debug, Serialize)]

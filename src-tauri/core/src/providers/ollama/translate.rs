@@ -36,6 +36,9 @@ struct LineMessage {
     content: Option<String>,
     #[serde(default)]
     thinking: Option<String>,
+    /// Ollama sends each call whole, arguments as an object.
+    #[serde(default)]
+    tool_calls: Vec<Value>,
 }
 
 #[derive(Debug)]
@@ -46,6 +49,8 @@ pub struct EventMapper {
     thinking: String,
     thinking_open: bool,
     done: bool,
+    /// The calls as received, for replay.
+    calls: Vec<Value>,
 }
 
 impl EventMapper {
@@ -57,6 +62,7 @@ impl EventMapper {
             thinking: String::new(),
             thinking_open: false,
             done: false,
+            calls: Vec::new(),
         }
     }
 
@@ -85,9 +91,9 @@ impl EventMapper {
         if let Some(model) = line.model {
             self.model = model;
         }
-        let (text, thinking) = match line.message {
-            Some(message) => (message.content, message.thinking),
-            None => (line.response, line.thinking),
+        let (text, thinking, calls) = match line.message {
+            Some(message) => (message.content, message.thinking, message.tool_calls),
+            None => (line.response, line.thinking, Vec::new()),
         };
         if let Some(thinking) = thinking.filter(|t| !t.is_empty()) {
             if !self.thinking_open {
@@ -103,6 +109,25 @@ impl EventMapper {
             self.content.push_str(&text);
             out.push(ChatEvent::TextDelta { text });
         }
+        for call in calls {
+            let function = &call["function"];
+            let name = function["name"].as_str().unwrap_or_default().to_owned();
+            let id = call["id"]
+                .as_str()
+                .filter(|id| !id.is_empty())
+                .map_or_else(|| format!("call_{}", self.calls.len() + 1), str::to_owned);
+            let arguments = match &function["arguments"] {
+                Value::String(text) => text.clone(),
+                Value::Null => "{}".to_owned(),
+                other => other.to_string(),
+            };
+            out.push(ChatEvent::ToolCall(crate::chat::ToolCall {
+                id,
+                name,
+                arguments,
+            }));
+            self.calls.push(call);
+        }
         if line.done {
             out.push(ChatEvent::Usage(Usage {
                 input: line.prompt_eval_count,
@@ -114,6 +139,8 @@ impl EventMapper {
                 Some("length") => StopReason::MaxTokens {
                     while_thinking: false,
                 },
+                // Ollama says `stop` after tool calls too.
+                Some("stop") | None if !self.calls.is_empty() => StopReason::ToolUse,
                 Some("stop") | None => StopReason::End,
                 Some(other) => StopReason::Other {
                     reason: other.to_owned(),
@@ -128,6 +155,9 @@ impl EventMapper {
         let mut message = json!({ "role": "assistant", "content": self.content });
         if !self.thinking.is_empty() {
             message["thinking"] = json!(self.thinking);
+        }
+        if !self.calls.is_empty() {
+            message["tool_calls"] = Value::Array(self.calls.clone());
         }
         Some(Replay {
             provider: self.provider.clone(),
@@ -146,6 +176,7 @@ pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
     use super::wire::{Message, Request};
+    use crate::providers::openai_chat::wire::ToolParam;
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, thought_text};
     use crate::providers::request::with_plan;
@@ -159,8 +190,19 @@ pub fn to_wire(
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
             Role::User => messages.push(Message::new("user", message.text())),
+            Role::Tool => messages.extend(message.tool_results().map(|result| Message {
+                tool_name: Some(result.name.clone()),
+                ..Message::new("tool", result.text())
+            })),
             Role::Assistant => {
                 let mut out = Message::new("assistant", message.text());
+                let calls: Vec<Value> = message
+                    .tool_calls()
+                    .map(|c| json!({ "function": { "name": c.name, "arguments": c.arguments_object() } }))
+                    .collect();
+                if !calls.is_empty() {
+                    out.tool_calls = Some(calls);
+                }
                 let thoughts = thought_text(message);
                 let wanted = kept[i] && !thoughts.is_empty();
                 if wanted && input.model.replay == crate::reasoning::catalog::ReplayRule::NeverSend
@@ -183,6 +225,7 @@ pub fn to_wire(
         model: &input.model.id,
         messages,
         stream: true,
+        tools: input.tools.iter().map(ToolParam::function).collect(),
     };
     with_plan(&request, input.plan, notices)
 }

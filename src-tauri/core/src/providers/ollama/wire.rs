@@ -10,6 +10,9 @@ pub struct Request<'a> {
     pub model: &'a str,
     pub messages: Vec<Message>,
     pub stream: bool,
+    /// The same function tools as Chat Completions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<crate::providers::openai_chat::wire::ToolParam<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -19,6 +22,12 @@ pub struct Message {
     /// Earlier reasoning, where the conversation keeps it and the model takes it back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub thinking: Option<String>,
+    /// An assistant step's calls, arguments as objects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<serde_json::Value>>,
+    /// On a `tool` message: which tool answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
 }
 
 impl Message {
@@ -27,6 +36,8 @@ impl Message {
             role,
             content: content.into(),
             thinking: None,
+            tool_calls: None,
+            tool_name: None,
         }
     }
 }

@@ -402,7 +402,7 @@ fn stop_reason(reason: &str) -> StopReason {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
-    use super::wire::{MessageParam, Request, StreamOptions};
+    use super::wire::{MessageParam, Request, StreamOptions, ToolParam};
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
     use crate::providers::request::{note, note_foreign, with_plan};
@@ -416,9 +416,19 @@ pub fn to_wire(
         messages.push(MessageParam::text("system", system));
     }
     for (i, message) in input.history.iter().enumerate() {
-        if message.role == Role::User {
-            messages.push(MessageParam::text("user", message.text()));
-            continue;
+        match message.role {
+            Role::User => {
+                messages.push(MessageParam::text("user", message.text()));
+                continue;
+            }
+            Role::Tool => {
+                messages.extend(message.tool_results().map(|result| MessageParam {
+                    tool_call_id: Some(result.call_id.clone()),
+                    ..MessageParam::text("tool", result.text())
+                }));
+                continue;
+            }
+            Role::Assistant => {}
         }
         let native = same_origin(message, input.model);
         let replay = message
@@ -438,7 +448,10 @@ pub fn to_wire(
         };
         let mut out = MessageParam {
             content,
-            tool_calls: replay.and_then(|r| r.get("tool_calls")).cloned(),
+            tool_calls: replay
+                .and_then(|r| r.get("tool_calls"))
+                .cloned()
+                .or_else(|| tool_calls(message)),
             ..MessageParam::text("assistant", "")
         };
         let wants = kept[i] && !thoughts.is_empty();
@@ -536,8 +549,19 @@ pub fn to_wire(
         stream_options: StreamOptions {
             include_usage: true,
         },
+        tools: input.tools.iter().map(ToolParam::function).collect(),
     };
     with_plan(&request, input.plan, notices)
+}
+
+/// A turn's tool calls in Chat Completions form, from its parts (a turn another provider
+/// wrote, whose own form cannot be sent here).
+fn tool_calls(message: &crate::chat::Message) -> Option<Value> {
+    let calls: Vec<Value> = message
+        .tool_calls()
+        .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+        .collect();
+    (!calls.is_empty()).then_some(Value::Array(calls))
 }
 
 #[cfg(test)]

@@ -15,6 +15,38 @@ pub struct Request<'a> {
     pub messages: Vec<MessageParam>,
     pub stream: bool,
     pub stream_options: StreamOptions,
+    /// The tools the model may call (left out when there are none: some servers reject an
+    /// empty list).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<ToolParam<'a>>,
+}
+
+/// A function tool, as Chat Completions (and Ollama's native API) describe one.
+#[derive(Debug, Serialize)]
+pub struct ToolParam<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub function: FunctionParam<'a>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FunctionParam<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub parameters: &'a Value,
+}
+
+impl<'a> ToolParam<'a> {
+    pub fn function(spec: &'a crate::chat::ToolSpec) -> Self {
+        Self {
+            kind: "function",
+            function: FunctionParam {
+                name: &spec.name,
+                description: &spec.description,
+                parameters: &spec.input_schema,
+            },
+        }
+    }
 }
 
 /// Asks for the usage in a last chunk of the stream.
@@ -30,6 +62,9 @@ pub struct MessageParam {
     pub content: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<Value>,
+    /// On a `tool` message: the call it answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
     /// Earlier reasoning as plain text, for the servers that take it back.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning_content: Option<String>,
@@ -44,6 +79,7 @@ impl MessageParam {
             role,
             content: Value::String(text.into()),
             tool_calls: None,
+            tool_call_id: None,
             reasoning_content: None,
             reasoning_details: None,
         }

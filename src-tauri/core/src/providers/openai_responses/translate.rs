@@ -203,7 +203,7 @@ fn usage_of(usage: WireUsage) -> Usage {
 pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
-    use super::wire::{InputItem, Request};
+    use super::wire::{FunctionItem, FunctionTool, InputItem, Request};
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
     use crate::providers::request::{note, note_foreign, with_plan};
@@ -212,9 +212,21 @@ pub fn to_wire(
     let mut notices = Vec::new();
     let mut items = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
-        if message.role == Role::User {
-            items.push(InputItem::user(message.text()));
-            continue;
+        match message.role {
+            Role::User => {
+                items.push(InputItem::user(message.text()));
+                continue;
+            }
+            Role::Tool => {
+                items.extend(message.tool_results().map(|result| {
+                    InputItem::Function(FunctionItem::FunctionCallOutput {
+                        call_id: result.call_id.clone(),
+                        output: result.text(),
+                    })
+                }));
+                continue;
+            }
+            Role::Assistant => {}
         }
         let native = same_origin(message, input.model);
         let replay_items = message
@@ -250,6 +262,13 @@ pub fn to_wire(
                 if !text.is_empty() {
                     items.push(InputItem::assistant(text));
                 }
+                items.extend(message.tool_calls().map(|call| {
+                    InputItem::Function(FunctionItem::FunctionCall {
+                        call_id: call.id.clone(),
+                        name: call.name.clone(),
+                        arguments: call.arguments.clone(),
+                    })
+                }));
             }
         }
     }
@@ -259,6 +278,16 @@ pub fn to_wire(
         input: items,
         stream: true,
         store: false,
+        tools: input
+            .tools
+            .iter()
+            .map(|t| FunctionTool {
+                kind: "function",
+                name: &t.name,
+                description: &t.description,
+                parameters: &t.input_schema,
+            })
+            .collect(),
     };
     with_plan(&request, input.plan, notices)
 }

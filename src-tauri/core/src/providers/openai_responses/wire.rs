@@ -15,6 +15,18 @@ pub struct Request<'a> {
     pub input: Vec<InputItem>,
     pub stream: bool,
     pub store: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<FunctionTool<'a>>,
+}
+
+/// A function the model may call (the Responses form: no nested `function` object).
+#[derive(Debug, Serialize)]
+pub struct FunctionTool<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub name: &'a str,
+    pub description: &'a str,
+    pub parameters: &'a Value,
 }
 
 #[derive(Debug, Serialize)]
@@ -28,6 +40,8 @@ pub enum InputItem {
         role: &'static str,
         content: String,
     },
+    /// A call another provider's model made, or what a tool returned for a call.
+    Function(FunctionItem),
     /// An output item of an earlier answer (a reasoning item with its encrypted content, a
     /// message, a function call), sent back unchanged.
     Verbatim(Value),
@@ -50,6 +64,20 @@ impl InputItem {
             content: text,
         }
     }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FunctionItem {
+    FunctionCall {
+        call_id: String,
+        name: String,
+        arguments: String,
+    },
+    FunctionCallOutput {
+        call_id: String,
+        output: String,
+    },
 }
 
 #[derive(Debug, Serialize)]

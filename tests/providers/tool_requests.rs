@@ -1,0 +1,482 @@
+//! Requests inside a tool loop: the tools offered, the step that called one and the tool's
+//! result, in each protocol's own form — with the reasoning each protocol needs back on the
+//! step that called (a signed thinking block, `reasoning_content`, an encrypted reasoning item,
+//! a `thoughtSignature` on its part) and none where the turn came from another provider.
+
+use ponder_core::chat::{
+    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
+    ToolResult, ToolSpec,
+};
+use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
+use ponder_core::reasoning::{
+    ApiChoice, Catalog, Choice, Overrides, ReasoningSettings, TurnContext, translate,
+};
+use serde_json::{Value, json};
+
+const QUESTION: &str = "What is the weather in Paris?";
+const THOUGHT: &str = "Only the get_weather tool knows today's forecast for Paris.";
+const RESULT: &str = "Paris: 18 °C, light rain.";
+const ARGS: &str = "{\"city\":\"Paris\"}";
+
+fn weather_tool() -> ToolSpec {
+    ToolSpec {
+        name: "get_weather".into(),
+        description: "Today's weather for a city".into(),
+        input_schema: json!({
+            "type": "object",
+            "properties": { "city": { "type": "string" } },
+            "required": ["city"],
+            "additionalProperties": false,
+            "$schema": "http://json-schema.org/draft-07/schema#"
+        }),
+    }
+}
+
+/// The step that called the tool, as `provider`/`model` wrote it (`replay` is its native form).
+fn step(provider: &str, model: &str, call_id: &str, source: ThoughtSource, replay: Value) -> Message {
+    Message {
+        role: Role::Assistant,
+        parts: vec![
+            Part::Thinking(ThinkingBlock {
+                text: THOUGHT.into(),
+                source: Some(source),
+                ..ThinkingBlock::default()
+            }),
+            Part::ToolCall(ToolCall {
+                id: call_id.into(),
+                name: "get_weather".into(),
+                arguments: ARGS.into(),
+            }),
+        ],
+        origin: Some(Origin {
+            provider: provider.into(),
+            model: model.into(),
+        }),
+        replay: Some(Replay {
+            provider: provider.into(),
+            model: model.into(),
+            content: replay,
+        }),
+    }
+}
+
+fn result(call_id: &str, is_error: bool) -> Message {
+    Message::tool(vec![ToolResult {
+        call_id: call_id.into(),
+        name: "get_weather".into(),
+        content: vec![ToolContent::Text {
+            text: RESULT.into(),
+        }],
+        is_error,
+        duration_ms: Some(120),
+    }])
+}
+
+fn send(provider: &str, model: &str, api: Option<ApiChoice>, history: &[Message]) -> WireRequest {
+    let model = Catalog::builtin()
+        .resolve(Some(provider), model)
+        .unwrap_or_else(|e| panic!("{provider}/{model}: {e}"));
+    let ctx = TurnContext {
+        api,
+        tools: true,
+        ..TurnContext::default()
+    };
+    let plan = translate(Choice::HIGH, &model, &Overrides::default(), &ctx).unwrap();
+    to_wire(WireInput {
+        model: &model,
+        plan: &plan,
+        settings: &ReasoningSettings::default(),
+        system: None,
+        history,
+        tools: &[weather_tool()],
+    })
+}
+
+const ANTHROPIC_SIG: &str = "EqQBCkYIBxgCKkDq1ZbJ0n9v5cWxhGm8-tool-step-signature==";
+
+fn anthropic_step() -> Message {
+    step(
+        "anthropic",
+        "claude-sonnet-4-5",
+        "toolu_01A09q90qw90lq917835lq9",
+        ThoughtSource::Thinking,
+        json!({ "role": "assistant", "content": [
+            { "type": "thinking", "thinking": THOUGHT, "signature": ANTHROPIC_SIG },
+            { "type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": { "city": "Paris" } }
+        ]}),
+    )
+}
+
+const GEMINI_SIG: &str = "CiQB0e2Kb3dRh+tool-step-thought-signature==";
+
+fn gemini_step() -> Message {
+    step(
+        "google",
+        "gemini-3-pro-preview",
+        "ponder-call-1",
+        ThoughtSource::Thought,
+        json!({ "role": "model", "parts": [
+            { "text": THOUGHT, "thought": true },
+            { "functionCall": { "name": "get_weather", "args": { "city": "Paris" } }, "thoughtSignature": GEMINI_SIG }
+        ]}),
+    )
+}
+
+const ENCRYPTED: &str = "gAAAAABo-encrypted-reasoning-of-the-tool-step";
+
+fn responses_step() -> Message {
+    step(
+        "openai",
+        "o3",
+        "call_weather_1",
+        ThoughtSource::Summary,
+        json!({ "items": [
+            { "type": "reasoning", "id": "rs_1", "summary": [{ "type": "summary_text", "text": THOUGHT }], "encrypted_content": ENCRYPTED },
+            { "type": "function_call", "id": "fc_1", "call_id": "call_weather_1", "name": "get_weather", "arguments": ARGS }
+        ]}),
+    )
+}
+
+fn chat_step(provider: &str, model: &str) -> Message {
+    step(
+        provider,
+        model,
+        "call_00_weather",
+        ThoughtSource::ReasoningContent,
+        json!({
+            "role": "assistant", "content": "", "reasoning_content": THOUGHT,
+            "tool_calls": [{ "id": "call_00_weather", "type": "function", "function": { "name": "get_weather", "arguments": ARGS } }]
+        }),
+    )
+}
+
+fn ollama_step() -> Message {
+    step(
+        "ollama",
+        "qwen3",
+        "call_1",
+        ThoughtSource::Reasoning,
+        json!({
+            "role": "assistant", "content": "", "thinking": THOUGHT,
+            "tool_calls": [{ "function": { "name": "get_weather", "arguments": { "city": "Paris" } } }]
+        }),
+    )
+}
+
+fn loop_history(step: Message, call_id: &str) -> Vec<Message> {
+    vec![Message::user(QUESTION), step, result(call_id, false)]
+}
+
+// ---- each protocol with its own step ----
+
+#[test]
+fn anthropic_sends_the_signed_step_and_the_result_in_a_user_turn() {
+    let body = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        None,
+        &loop_history(anthropic_step(), "toolu_01A09q90qw90lq917835lq9"),
+    )
+    .body;
+    assert_eq!(
+        body["tools"],
+        json!([{ "name": "get_weather", "description": "Today's weather for a city", "input_schema": weather_tool().input_schema }])
+    );
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    assert_eq!(
+        messages[1]["content"][0],
+        json!({ "type": "thinking", "thinking": THOUGHT, "signature": ANTHROPIC_SIG }),
+        "the thinking block goes back unchanged, even though the settings keep no thoughts"
+    );
+    assert_eq!(messages[1]["content"][1]["type"], "tool_use");
+    assert_eq!(
+        messages[2],
+        json!({ "role": "user", "content": [{
+            "type": "tool_result", "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+            "content": [{ "type": "text", "text": RESULT }]
+        }]})
+    );
+}
+
+#[test]
+fn responses_sends_the_encrypted_reasoning_item_then_the_call_then_its_output() {
+    let body = send(
+        "openai",
+        "o3",
+        Some(ApiChoice::Responses),
+        &loop_history(responses_step(), "call_weather_1"),
+    )
+    .body;
+    assert_eq!(body["tools"][0]["type"], "function");
+    assert_eq!(body["tools"][0]["name"], "get_weather");
+    assert_eq!(body["tools"][0]["parameters"], weather_tool().input_schema);
+    assert_eq!(body["include"], json!(["reasoning.encrypted_content"]));
+    assert_eq!(body["store"], false);
+    let input = body["input"].as_array().unwrap();
+    let kinds: Vec<&str> = input
+        .iter()
+        .map(|i| i["type"].as_str().or(i["role"].as_str()).unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["user", "reasoning", "function_call", "function_call_output"]
+    );
+    assert_eq!(input[1]["encrypted_content"], ENCRYPTED);
+    assert_eq!(
+        input[3],
+        json!({ "type": "function_call_output", "call_id": "call_weather_1", "output": RESULT })
+    );
+}
+
+#[test]
+fn gemini_keeps_the_signature_on_the_call_part_and_answers_by_name() {
+    let body = send(
+        "google",
+        "gemini-3-pro-preview",
+        None,
+        &loop_history(gemini_step(), "ponder-call-1"),
+    )
+    .body;
+    assert_eq!(
+        body["tools"],
+        json!([{ "functionDeclarations": [{
+            "name": "get_weather", "description": "Today's weather for a city",
+            "parametersJsonSchema": weather_tool().input_schema
+        }]}])
+    );
+    let contents = body["contents"].as_array().unwrap();
+    assert_eq!(
+        contents[1]["parts"],
+        json!([{ "functionCall": { "name": "get_weather", "args": { "city": "Paris" } }, "thoughtSignature": GEMINI_SIG }]),
+        "the signed call part goes back exactly; the unsigned thought summary does not"
+    );
+    assert_eq!(
+        contents[2],
+        json!({ "role": "user", "parts": [{ "functionResponse": {
+            "name": "get_weather", "response": { "output": RESULT }
+        }}]}),
+        "an id Ponder made up for an id-less call is not sent"
+    );
+}
+
+/// (provider, model) of the OpenAI-compatible vendors whose rule is "reasoning_content
+/// back on tool-call steps", and of the ones whose reasoning never goes back.
+const CHAT_VENDORS: &[(&str, &str, bool)] = &[
+    ("deepseek", "deepseek-v4-pro", true),
+    ("moonshot", "kimi-k2.5", true),
+    ("openai", "o3", false),
+];
+
+#[test]
+fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_rule() {
+    for &(provider, model, wants_reasoning) in CHAT_VENDORS {
+        let body = send(
+            provider,
+            model,
+            Some(ApiChoice::Chat),
+            &loop_history(chat_step(provider, model), "call_00_weather"),
+        )
+        .body;
+        let at = format!("{provider}/{model}");
+        assert_eq!(body["tools"][0]["type"], "function", "{at}");
+        assert_eq!(body["tools"][0]["function"]["name"], "get_weather", "{at}");
+        assert_eq!(
+            body["tools"][0]["function"]["parameters"],
+            weather_tool().input_schema,
+            "{at}"
+        );
+        let messages = body["messages"].as_array().unwrap();
+        let assistant = &messages[1];
+        assert_eq!(assistant["tool_calls"][0]["id"], "call_00_weather", "{at}");
+        assert_eq!(
+            assistant["tool_calls"][0]["function"]["arguments"], ARGS,
+            "{at}"
+        );
+        if wants_reasoning {
+            assert_eq!(assistant["reasoning_content"], THOUGHT, "{at}");
+        } else {
+            assert!(assistant.get("reasoning_content").is_none(), "{at}");
+        }
+        assert_eq!(
+            messages[2],
+            json!({ "role": "tool", "content": RESULT, "tool_call_id": "call_00_weather" }),
+            "{at}"
+        );
+    }
+}
+
+#[test]
+fn ollama_gets_calls_with_object_arguments_and_tool_messages_by_name() {
+    let body = send("ollama", "qwen3", None, &loop_history(ollama_step(), "call_1")).body;
+    assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages[1]["tool_calls"],
+        json!([{ "function": { "name": "get_weather", "arguments": { "city": "Paris" } } }])
+    );
+    assert_eq!(
+        messages[2],
+        json!({ "role": "tool", "content": RESULT, "tool_name": "get_weather" })
+    );
+}
+
+// ---- a step written by one provider, continued on another ----
+
+#[test]
+fn a_foreign_step_goes_over_as_plain_calls_without_its_signatures() {
+    // (provider, model, api) the loop continues on, after Claude's signed step.
+    let targets: &[(&str, &str, Option<ApiChoice>)] = &[
+        ("google", "gemini-3-pro-preview", None),
+        ("openai", "o3", Some(ApiChoice::Responses)),
+        ("deepseek", "deepseek-v4-pro", Some(ApiChoice::Chat)),
+        ("ollama", "qwen3", None),
+    ];
+    let call_id = "toolu_01A09q90qw90lq917835lq9";
+    for &(provider, model, api) in targets {
+        let request = send(
+            provider,
+            model,
+            api,
+            &loop_history(anthropic_step(), call_id),
+        );
+        let text = request.body.to_string();
+        let at = format!("{provider}/{model}");
+        assert!(!text.contains(ANTHROPIC_SIG), "{at}: a foreign signature was sent");
+        assert!(!text.contains(THOUGHT), "{at}: foreign thoughts were sent");
+        assert!(text.contains("get_weather"), "{at}: the call is there");
+        assert!(text.contains(RESULT), "{at}: the result is there");
+    }
+    let gemini = send(
+        "google",
+        "gemini-3-pro-preview",
+        None,
+        &loop_history(anthropic_step(), call_id),
+    )
+    .body;
+    assert_eq!(
+        gemini["contents"][1]["parts"],
+        json!([{
+            "functionCall": { "name": "get_weather", "args": { "city": "Paris" }, "id": call_id },
+            "thoughtSignature": "skip_thought_signature_validator"
+        }]),
+        "a call Gemini did not sign carries the documented stand-in"
+    );
+    let responses = send(
+        "openai",
+        "o3",
+        Some(ApiChoice::Responses),
+        &loop_history(anthropic_step(), call_id),
+    )
+    .body;
+    assert_eq!(
+        responses["input"][1],
+        json!({ "type": "function_call", "call_id": call_id, "name": "get_weather", "arguments": ARGS })
+    );
+}
+
+#[test]
+fn ids_other_providers_made_become_ids_anthropic_accepts_on_both_ends() {
+    let body = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        None,
+        &loop_history(gemini_step(), "ponder-call-1"),
+    )
+    .body;
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages[1]["content"],
+        json!([{ "type": "tool_use", "id": "ponder-call-1", "name": "get_weather", "input": { "city": "Paris" } }])
+    );
+    assert_eq!(messages[2]["content"][0]["tool_use_id"], "ponder-call-1");
+
+    let odd = "functions.get_weather:0";
+    let mut step = chat_step("moonshot", "kimi-k2.5");
+    if let Part::ToolCall(call) = &mut step.parts[1] {
+        call.id = odd.into();
+    }
+    let body = send(
+        "anthropic",
+        "claude-sonnet-4-5",
+        None,
+        &loop_history(step, odd),
+    )
+    .body;
+    let messages = body["messages"].as_array().unwrap();
+    let id = messages[1]["content"][0]["id"].as_str().unwrap();
+    assert!(
+        id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+        "{id}"
+    );
+    assert_eq!(messages[2]["content"][0]["tool_use_id"], id);
+}
+
+#[test]
+fn an_error_result_is_marked_as_one() {
+    let history = vec![
+        Message::user(QUESTION),
+        anthropic_step(),
+        result("toolu_01A09q90qw90lq917835lq9", true),
+    ];
+    let body = send("anthropic", "claude-sonnet-4-5", None, &history).body;
+    assert_eq!(body["messages"][2]["content"][0]["is_error"], true);
+    let history = vec![Message::user(QUESTION), gemini_step(), result("ponder-call-1", true)];
+    let body = send("google", "gemini-3-pro-preview", None, &history).body;
+    assert_eq!(
+        body["contents"][2]["parts"][0]["functionResponse"]["response"],
+        json!({ "error": RESULT })
+    );
+}
+
+#[test]
+fn a_loop_of_several_steps_keeps_every_steps_thinking_for_anthropic() {
+    let second = {
+        let mut s = anthropic_step();
+        s.replay.as_mut().unwrap().content["content"][1]["id"] = json!("toolu_second");
+        if let Part::ToolCall(call) = &mut s.parts[1] {
+            call.id = "toolu_second".into();
+        }
+        s
+    };
+    let history = vec![
+        Message::user(QUESTION),
+        anthropic_step(),
+        result("toolu_01A09q90qw90lq917835lq9", false),
+        second,
+        result("toolu_second", false),
+    ];
+    let body = send("anthropic", "claude-sonnet-4-5", None, &history).body;
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 5);
+    for at in [1, 3] {
+        assert_eq!(
+            messages[at]["content"][0]["type"], "thinking",
+            "step at {at} keeps its signed thinking"
+        );
+    }
+}
+
+#[test]
+fn no_tools_means_no_tools_field() {
+    let model = Catalog::builtin()
+        .resolve(Some("anthropic"), "claude-sonnet-4-5")
+        .unwrap();
+    let plan = translate(
+        Choice::HIGH,
+        &model,
+        &Overrides::default(),
+        &TurnContext::default(),
+    )
+    .unwrap();
+    let body = to_wire(WireInput {
+        model: &model,
+        plan: &plan,
+        settings: &ReasoningSettings::default(),
+        system: None,
+        history: &[Message::user(QUESTION)],
+        tools: &[],
+    })
+    .body;
+    assert!(body.get("tools").is_none());
+}
