@@ -78,6 +78,21 @@ ensure_npm() { # dir
 
 lock_sum() { cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -d' ' -f1; }
 
+# The Python MCP server the tests talk to (the npm ones come with tests/'s packages), in its
+# own virtual environment at the version tests/mcp/requirements.txt pins.
+ensure_mcp_python() {
+  local dir="$ROOT/tests/mcp" marker want
+  marker="$dir/.venv/.ponder-installed"
+  want="$(sha256sum <"$dir/requirements.txt" | cut -d' ' -f1)"
+  [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && return 0
+  ensure_apt python3 python3-venv
+  say "Installing the Python MCP server for the tests"
+  rm -rf "$dir/.venv"
+  python3 -m venv "$dir/.venv"
+  "$dir/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$dir/requirements.txt"
+  echo "$want" >"$marker"
+}
+
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null && return 0
   say "Installing tauri-driver"

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use ponder_core::chat::{Part, StopReason, ThoughtSource, Usage};
+use ponder_core::chat::{Part, StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::reasoning::catalog::ModelSource;
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
@@ -37,8 +37,18 @@ pub enum PartView {
         token_estimate: Option<u32>,
     },
     ToolCall {
+        id: String,
         name: String,
         arguments: String,
+    },
+    /// What a tool returned (text, or images it made), or why it returned nothing.
+    ToolResult {
+        call_id: String,
+        name: String,
+        content: Vec<ToolContent>,
+        is_error: bool,
+        #[cfg_attr(test, ts(type = "number | null"))]
+        duration_ms: Option<u64>,
     },
 }
 
@@ -64,8 +74,16 @@ impl PartView {
                 token_estimate: block.token_estimate,
             },
             Part::ToolCall(call) => Self::ToolCall {
+                id: call.id.clone(),
                 name: call.name.clone(),
                 arguments: call.arguments.clone(),
+            },
+            Part::ToolResult(result) => Self::ToolResult {
+                call_id: result.call_id.clone(),
+                name: result.name.clone(),
+                content: result.content.clone(),
+                is_error: result.is_error,
+                duration_ms: result.duration_ms,
             },
         }
     }
@@ -76,7 +94,7 @@ impl PartView {
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct MessageView {
     pub id: String,
-    #[cfg_attr(test, ts(type = r#""user" | "assistant""#))]
+    #[cfg_attr(test, ts(type = r#""user" | "assistant" | "tool""#))]
     pub role: &'static str,
     pub status: MessageStatus,
     pub parts: Vec<PartView>,
@@ -333,6 +351,25 @@ pub enum StreamEvent {
     },
     Usage {
         usage: Usage,
+    },
+    /// A step of a tool loop is stored; its calls run next.
+    StepFinished {
+        message_id: String,
+    },
+    /// A call starts (it may first wait for the user's approval).
+    ToolStarted {
+        call_id: String,
+        name: String,
+        server: Option<String>,
+        arguments: String,
+    },
+    ToolFinished {
+        result: PartView,
+    },
+    /// The results are stored as their own message; the next step streams into `message_id`.
+    NextStep {
+        tool_message_id: String,
+        message_id: String,
     },
     Done {
         message: MessageView,

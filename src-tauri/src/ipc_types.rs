@@ -7,7 +7,7 @@
 use ts_rs::TS;
 
 use ponder_core::About;
-use ponder_core::chat::{StopReason, ThoughtSource, Usage};
+use ponder_core::chat::{StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::catalog::{ModelSource, Protocol};
 use ponder_core::reasoning::levels::LevelOption;
@@ -51,6 +51,7 @@ fn generated() -> String {
         declare::<Endpoint>(),
         declare::<Protocol>(),
         declare::<ThoughtSource>(),
+        declare::<ToolContent>(),
         declare::<MessageStatus>(),
         declare::<StopReason>(),
         declare::<Usage>(),

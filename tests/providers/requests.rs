@@ -13,7 +13,8 @@
 use std::path::PathBuf;
 
 use ponder_core::chat::{
-    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall,
+    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
+    ToolResult,
 };
 use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
 use ponder_core::reasoning::{
@@ -270,6 +271,38 @@ struct Sent {
     request: WireRequest,
 }
 
+/// What every tool call in these conversations got back, as a tool loop stores it.
+const TOOL_RESULT: &str = "Paris: 18 °C, light rain.";
+
+/// The history with a result after every step that called a tool, as a real loop leaves
+/// it (a call without its result is not sendable to any provider).
+fn with_results(history: Vec<Message>) -> Vec<Message> {
+    let mut out = Vec::with_capacity(history.len());
+    let mut pending: Vec<ToolResult> = Vec::new();
+    for message in history {
+        if !pending.is_empty() && message.role != Role::Tool {
+            out.push(Message::tool(std::mem::take(&mut pending)));
+        }
+        pending = message
+            .tool_calls()
+            .map(|call| ToolResult {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: vec![ToolContent::Text {
+                    text: TOOL_RESULT.into(),
+                }],
+                is_error: false,
+                duration_ms: None,
+            })
+            .collect();
+        out.push(message);
+    }
+    if !pending.is_empty() {
+        out.push(Message::tool(pending));
+    }
+    out
+}
+
 fn send(
     provider: &str,
     model: &str,
@@ -278,6 +311,7 @@ fn send(
     settings: ReasoningSettings,
     history: Vec<Message>,
 ) -> Sent {
+    let history = with_results(history);
     let model = Catalog::builtin()
         .resolve(Some(provider), model)
         .unwrap_or_else(|e| panic!("{provider}/{model}: {e}"));
@@ -1170,6 +1204,12 @@ fn responses_history() -> Vec<Message> {
     ]
 }
 
+/// The `function_call_output` answering a turn's call.
+fn tool_output(message: &Message) -> Value {
+    let call = message.tool_calls().next().unwrap();
+    json!({ "type": "function_call_output", "call_id": call.id, "output": TOOL_RESULT })
+}
+
 fn replayed_items(message: &Message) -> Vec<Value> {
     message.replay.as_ref().unwrap().content["items"]
         .as_array()
@@ -1197,10 +1237,11 @@ fn responses_encrypted_default() {
     ];
     expected.push(input[2].clone());
     expected.extend(replayed_items(&history[3]));
+    expected.push(tool_output(&history[3]));
     expected.push(input.last().unwrap().clone());
     assert_eq!(
         input, &expected,
-        "the plain turn as text, the tool turn's items in order"
+        "the plain turn as text, the tool turn's items in order, then the tool's output"
     );
     assert!(
         has_notice(&sent, "OpenAI requires it"),
@@ -1228,6 +1269,7 @@ fn responses_encrypted_include() {
     expected.extend(replayed_items(&history[1]));
     expected.push(input[3].clone());
     expected.extend(replayed_items(&history[3]));
+    expected.push(tool_output(&history[3]));
     expected.push(input.last().unwrap().clone());
     assert_eq!(input, &expected, "every turn's items, in order");
     for item in input.iter().filter(|i| i["type"] == "reasoning") {

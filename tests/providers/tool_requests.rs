@@ -33,7 +33,13 @@ fn weather_tool() -> ToolSpec {
 }
 
 /// The step that called the tool, as `provider`/`model` wrote it (`replay` is its native form).
-fn step(provider: &str, model: &str, call_id: &str, source: ThoughtSource, replay: Value) -> Message {
+fn step(
+    provider: &str,
+    model: &str,
+    call_id: &str,
+    source: ThoughtSource,
+    replay: Value,
+) -> Message {
     Message {
         role: Role::Assistant,
         parts: vec![
@@ -308,7 +314,13 @@ fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_ru
 
 #[test]
 fn ollama_gets_calls_with_object_arguments_and_tool_messages_by_name() {
-    let body = send("ollama", "qwen3", None, &loop_history(ollama_step(), "call_1")).body;
+    let body = send(
+        "ollama",
+        "qwen3",
+        None,
+        &loop_history(ollama_step(), "call_1"),
+    )
+    .body;
     assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(
@@ -342,7 +354,10 @@ fn a_foreign_step_goes_over_as_plain_calls_without_its_signatures() {
         );
         let text = request.body.to_string();
         let at = format!("{provider}/{model}");
-        assert!(!text.contains(ANTHROPIC_SIG), "{at}: a foreign signature was sent");
+        assert!(
+            !text.contains(ANTHROPIC_SIG),
+            "{at}: a foreign signature was sent"
+        );
         assert!(!text.contains(THOUGHT), "{at}: foreign thoughts were sent");
         assert!(text.contains("get_weather"), "{at}: the call is there");
         assert!(text.contains(RESULT), "{at}: the result is there");
@@ -406,7 +421,8 @@ fn ids_other_providers_made_become_ids_anthropic_accepts_on_both_ends() {
     let messages = body["messages"].as_array().unwrap();
     let id = messages[1]["content"][0]["id"].as_str().unwrap();
     assert!(
-        id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
+        id.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
         "{id}"
     );
     assert_eq!(messages[2]["content"][0]["tool_use_id"], id);
@@ -421,7 +437,11 @@ fn an_error_result_is_marked_as_one() {
     ];
     let body = send("anthropic", "claude-sonnet-4-5", None, &history).body;
     assert_eq!(body["messages"][2]["content"][0]["is_error"], true);
-    let history = vec![Message::user(QUESTION), gemini_step(), result("ponder-call-1", true)];
+    let history = vec![
+        Message::user(QUESTION),
+        gemini_step(),
+        result("ponder-call-1", true),
+    ];
     let body = send("google", "gemini-3-pro-preview", None, &history).body;
     assert_eq!(
         body["contents"][2]["parts"][0]["functionResponse"]["response"],

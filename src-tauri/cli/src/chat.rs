@@ -10,9 +10,10 @@ use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{ApiChoice, Caching, Catalog, Choice, Overrides};
 use ponder_core::run::{
     Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, SetupError,
-    run_recorded,
+    run_recorded_with_tools,
 };
 use ponder_core::store::{Store, StoreError};
+use ponder_core::tools::{LIMITS, Limits, McpTools};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -64,6 +65,13 @@ pub struct ChatArgs {
     /// sends no cache directives.
     #[arg(long, value_enum)]
     caching: Option<CachingArg>,
+    /// Offer the model the tools of these MCP servers (ids from `ponder-cli mcp list`,
+    /// comma-separated or repeated).
+    #[arg(long, value_name = "SERVER[,SERVER]", value_delimiter = ',')]
+    tools: Vec<String>,
+    /// Run the model's tool calls without asking.
+    #[arg(long)]
+    yes: bool,
     /// The message to send.
     message: String,
 }
@@ -188,6 +196,14 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
         .build()?;
     let cancel = CancellationToken::new();
     let mut printer = Printer::new(!args.json);
+    let servers = crate::mcp::pick(&app.mcp_servers, &args.tools)?;
+    let limits = Limits {
+        max_steps: app.tool_step_limit.unwrap_or(LIMITS.max_steps).max(1),
+        call_timeout: app.tool_timeout_secs.map_or(LIMITS.call_timeout, |s| {
+            std::time::Duration::from_secs(s.max(1))
+        }),
+        ..LIMITS
+    };
     let result = runtime.block_on(async {
         let stop = cancel.clone();
         // Ctrl+C cancels the turn and keeps what arrived.
@@ -196,7 +212,26 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
                 stop.cancel();
             }
         });
-        run_recorded(
+        let hub = if servers.is_empty() {
+            None
+        } else {
+            Some(crate::mcp::hub(&servers).await)
+        };
+        let toolbox = match &hub {
+            Some(hub) => Some(crate::mcp::toolbox(hub, &args.tools).await?),
+            None => None,
+        };
+        let approver = crate::mcp::TerminalApprover::new(args.yes);
+        let host = match (&hub, toolbox) {
+            (Some(hub), Some(toolbox)) => Some(McpTools {
+                hub,
+                toolbox,
+                approver: &approver,
+                limits,
+            }),
+            _ => None,
+        };
+        let result = run_recorded_with_tools(
             Runner {
                 client: &client,
                 http: &config,
@@ -205,19 +240,30 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
             &conversation.id,
             turn.question(),
             turn.request(),
+            host.as_ref()
+                .map(|h| h as &dyn ponder_core::tools::ToolHost),
             RecordOptions {
                 keep_thoughts: !args.no_store_thoughts,
+                max_steps: limits.max_steps,
                 ..RecordOptions::default()
             },
             cancel.clone(),
-            |event| {
-                if let RecordedEvent::Run(event) = event {
-                    printer.on(event);
+            |event| match event {
+                RecordedEvent::Run(event) => printer.on(event),
+                RecordedEvent::ToolStarted { call, server } => {
+                    printer.end();
+                    crate::mcp::report_call(&call.name, server, &call.arguments);
                 }
+                RecordedEvent::ToolFinished { result } => crate::mcp::report_result(result),
+                _ => {}
             },
         )
-        .await
-    });
+        .await;
+        if let Some(hub) = &hub {
+            hub.stop_all().await;
+        }
+        anyhow::Ok(result)
+    })?;
     let (outcome, unsaved) = match result {
         Ok((_, outcome)) => (outcome, None),
         Err(RecordError::Unsaved {
@@ -281,6 +327,7 @@ fn parts_json(parts: &[Part]) -> Vec<Value> {
                 v
             }
             Part::ToolCall(call) => json!({ "type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments }),
+            Part::ToolResult(result) => json!({ "type": "tool_result", "callId": result.call_id, "name": result.name, "isError": result.is_error, "text": result.text() }),
         })
         .collect()
 }
@@ -377,13 +424,16 @@ fn parse_choice(text: &str) -> Result<Choice, Usage> {
 /// the servers the user added. A file that is not there is no settings at all.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase", default)]
-struct AppSettings {
+pub(crate) struct AppSettings {
     reasoning_overrides: Overrides,
     custom_providers: Vec<ponder_core::reasoning::CustomProvider>,
+    pub(crate) mcp_servers: Vec<ponder_core::mcp::ServerConfig>,
+    tool_step_limit: Option<usize>,
+    tool_timeout_secs: Option<u64>,
 }
 
 impl AppSettings {
-    fn read(settings_file: &Path) -> Result<Self, Usage> {
+    pub(crate) fn read(settings_file: &Path) -> Result<Self, Usage> {
         let text = match std::fs::read_to_string(settings_file) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),

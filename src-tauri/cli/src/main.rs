@@ -2,6 +2,7 @@
 
 mod chat;
 mod history;
+mod mcp;
 mod reasoning;
 
 use std::path::PathBuf;
@@ -54,6 +55,8 @@ enum Command {
     Export(history::ExportArgs),
     /// Import a conversation or a backup exported as JSON.
     Import(history::ImportArgs),
+    /// The MCP servers of the desktop app's settings: list them, list a server's tools, call one.
+    Mcp(mcp::McpArgs),
     /// Check the history database (SQLite's integrity check); exit 1 when it finds damage.
     Check {
         /// Print one JSON object (`{"ok": true, "report": "ok"}`) instead of the report.
@@ -125,6 +128,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         };
         Ok(Store::open(&path)?)
     };
+    // A history given by path is read with the settings next to it (a copied data
+    // directory); otherwise the app's own settings, from where the app keeps them.
+    let settings_file = || -> anyhow::Result<PathBuf> {
+        Ok(match (&cli.data_dir, &cli.db) {
+            (None, Some(db)) => db.with_file_name(ponder_core::paths::SETTINGS_FILE),
+            _ => {
+                let paths = paths()?;
+                // As the app does at start: an earlier version's file moves over once.
+                let _ = paths.adopt_old_settings();
+                paths.settings()
+            }
+        })
+    };
     match cli.command {
         Command::About { json } => {
             let about = About::new(&paths()?);
@@ -152,19 +168,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
-        Command::Chat(args) => {
-            // A history given by path is read with the settings next to it (a copied data
-            // directory); otherwise the app's own settings, from where the app keeps them.
-            let settings = match (&cli.data_dir, &cli.db) {
-                (None, Some(db)) => db.with_file_name(ponder_core::paths::SETTINGS_FILE),
-                _ => {
-                    let paths = paths()?;
-                    // As the app does at start: an earlier version's file moves over once.
-                    let _ = paths.adopt_old_settings();
-                    paths.settings()
-                }
-            };
-            chat::chat(args, &store()?, &settings)?
+        Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
+        Command::Mcp(args) => {
+            let settings = chat::AppSettings::read(&settings_file()?)?;
+            mcp::run(args, &settings.mcp_servers)?
         }
         Command::Conversations(args) => history::conversations(args, &store()?)?,
         Command::Search(args) => history::search(args, &store()?)?,

@@ -171,10 +171,16 @@ impl ToolResult {
 /// One piece of a tool's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ToolContent {
-    Text { text: String },
+    Text {
+        text: String,
+    },
     /// Base64 data, as MCP and the providers carry it.
-    Image { mime_type: String, data: String },
+    Image {
+        mime_type: String,
+        data: String,
+    },
 }
 
 /// A tool offered to the model: its name, what it does and the JSON Schema of its arguments.

@@ -5,12 +5,14 @@ pub mod about;
 pub mod chat;
 pub mod draft;
 pub mod export;
+pub mod mcp;
 pub mod paths;
 pub mod providers;
 pub mod reasoning;
 pub mod run;
 pub mod secrets;
 pub mod store;
+pub mod tools;
 
 pub use about::About;
 pub use paths::{DataDirError, DataPaths};

@@ -148,6 +148,30 @@ pub fn clear_api_key(provider: &str) -> Result<(), SecretError> {
     })
 }
 
+/// A secret an MCP server needs (an environment value or a header), by its keyring account
+/// (see `mcp::config::secret_account`). `Ok(None)`: nothing stored.
+pub fn secret(account: &str) -> Result<Option<String>, SecretError> {
+    let account = account.to_owned();
+    bounded(move || match entry(&account)?.get_password() {
+        Ok(value) => Ok(Some(value)),
+        Err(keyring::Error::NoEntry) => Ok(None),
+        Err(e) => Err(SecretError::Unavailable(e.to_string())),
+    })
+}
+
+pub fn set_secret(account: &str, value: &str) -> Result<(), SecretError> {
+    let (account, value) = (account.to_owned(), value.to_owned());
+    bounded(move || {
+        entry(&account)?
+            .set_password(&value)
+            .map_err(|e| SecretError::Unavailable(e.to_string()))
+    })
+}
+
+pub fn clear_secret(account: &str) -> Result<(), SecretError> {
+    clear_api_key(account)
+}
+
 /// Whether the keyring can be reached at all (a missing entry is fine).
 pub fn probe() -> Result<(), SecretError> {
     bounded(|| match entry("ponder-probe")?.get_password() {

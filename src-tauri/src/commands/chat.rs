@@ -15,7 +15,7 @@ use tauri::{AppHandle, Manager, State};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{IpcError, IpcErrorCode};
-use crate::ipc::{MessageView, SendRequest, StreamEvent};
+use crate::ipc::{MessageView, PartView, SendRequest, StreamEvent};
 use crate::state::AppState;
 
 /// How often batched deltas go to the UI.
@@ -323,6 +323,25 @@ impl Batch {
                 message_id: message_id.to_owned(),
             },
             RecordedEvent::Finished { .. } => return,
+            RecordedEvent::StepFinished { message_id } => StreamEvent::StepFinished {
+                message_id: message_id.to_owned(),
+            },
+            RecordedEvent::ToolStarted { call, server } => StreamEvent::ToolStarted {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                server: server.map(str::to_owned),
+                arguments: call.arguments.clone(),
+            },
+            RecordedEvent::ToolFinished { result } => StreamEvent::ToolFinished {
+                result: PartView::from(&ponder_core::chat::Part::ToolResult(result.clone())),
+            },
+            RecordedEvent::NextStep {
+                tool_message_id,
+                message_id,
+            } => StreamEvent::NextStep {
+                tool_message_id: tool_message_id.to_owned(),
+                message_id: message_id.to_owned(),
+            },
             RecordedEvent::Run(RunEvent::Plan(plan)) => StreamEvent::Plan {
                 feedback: plan.feedback.text(),
                 warnings: plan.warnings.clone(),

@@ -11,6 +11,8 @@ export type Protocol = "anthropic" | "openai_chat" | "openai_responses" | "gemin
 
 export type ThoughtSource = "thinking" | "reasoning_content" | "reasoning" | "reasoning_details" | "summary" | "reasoning_text" | "thought" | "think_tag";
 
+export type ToolContent = { "type": "text", text: string, } | { "type": "image", mime_type: string, data: string, };
+
 export type MessageStatus = "streaming" | "complete" | "cancelled" | "error" | "interrupted";
 
 export type StopReason = { "kind": "end" } | { "kind": "max_tokens", while_thinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
@@ -180,9 +182,9 @@ summary: boolean,
 /**
  * Encrypted thoughts with no readable text.
  */
-redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, } | { "type": "toolCall", name: string, arguments: string, };
+redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, };
 
-export type MessageView = { id: string, role: "user" | "assistant", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
+export type MessageView = { id: string, role: "user" | "assistant" | "tool", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
 /**
  * What Ponder told the user about the turn when it was sent: how the level was read,
  * warnings, how the history went (a quiet line under the answer).
@@ -314,7 +316,7 @@ userMessageId: string, messageId: string, } | { "type": "plan", feedback: string
 /**
  * The turn's note line: how the level was read, warnings and notes.
  */
-notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
+notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "nextStep", toolMessageId: string, messageId: string, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
 
 /** Every command the backend answers: its arguments, its result, and the events of a run. */
 export interface Commands {

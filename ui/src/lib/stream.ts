@@ -197,7 +197,7 @@ export function foldEvent(run: LiveRun, event: StreamEvent, now: number): LiveRu
     case 'toolCall': {
       const parts = [...run.message.parts];
       const timing = endThinking(run, parts, now);
-      parts.push({ type: 'toolCall', name: event.name, arguments: '' });
+      parts.push({ type: 'toolCall', id: '', name: event.name, arguments: '' });
       return { ...run, ...timing, message: { ...run.message, parts } };
     }
     case 'usage':

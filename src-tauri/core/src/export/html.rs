@@ -93,7 +93,11 @@ pub(super) fn render(
                     );
                 }
                 Piece::ToolResult(result) => {
-                    let class = if result.is_error { "tool error" } else { "tool" };
+                    let class = if result.is_error {
+                        "tool error"
+                    } else {
+                        "tool"
+                    };
                     let _ = writeln!(
                         out,
                         "<details class=\"{class}\"><summary class=\"tool-name\">{}</summary><div class=\"arguments\">{}</div></details>",

@@ -69,6 +69,66 @@ pub fn without_hidden_thoughts(history: &[Message]) -> Option<Vec<Message>> {
     )
 }
 
+/// The history with every tool call paired with its result, or `None` when it already is.
+/// Every provider rejects a call without a result (a loop stopped mid-way, a crash) and a
+/// result without its call: such a step goes back without its calls (and without its
+/// native form, which holds them), and such results are left out.
+pub fn paired_tool_turns(history: &[Message]) -> Option<Vec<Message>> {
+    use std::collections::BTreeSet;
+
+    let answered = |i: usize| -> BTreeSet<&str> {
+        history
+            .get(i + 1)
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| m.tool_results().map(|r| r.call_id.as_str()).collect())
+            .unwrap_or_default()
+    };
+    let called = |i: usize| -> BTreeSet<&str> {
+        i.checked_sub(1)
+            .and_then(|p| history.get(p))
+            .filter(|m| m.role == Role::Assistant)
+            .map(|m| m.tool_calls().map(|c| c.id.as_str()).collect())
+            .unwrap_or_default()
+    };
+    let broken = |i: usize| -> bool {
+        let m = &history[i];
+        match m.role {
+            Role::Assistant => {
+                let calls: BTreeSet<&str> = m.tool_calls().map(|c| c.id.as_str()).collect();
+                !calls.is_empty() && calls != answered(i)
+            }
+            Role::Tool => {
+                let results: BTreeSet<&str> =
+                    m.tool_results().map(|r| r.call_id.as_str()).collect();
+                results != called(i)
+            }
+            Role::User => false,
+        }
+    };
+    if !(0..history.len()).any(broken) {
+        return None;
+    }
+    Some(
+        (0..history.len())
+            .filter_map(|i| {
+                let m = &history[i];
+                if !broken(i) {
+                    return Some(m.clone());
+                }
+                match m.role {
+                    Role::Tool => None,
+                    _ => {
+                        let mut m = m.clone();
+                        m.parts.retain(|p| !matches!(p, Part::ToolCall(_)));
+                        m.replay = None;
+                        Some(m)
+                    }
+                }
+            })
+            .collect(),
+    )
+}
+
 /// The concatenated thought text of a message (for `reasoning_content`-style fields).
 pub fn thought_text(message: &Message) -> String {
     message

@@ -32,9 +32,11 @@ pub struct WireRequest {
 }
 
 pub fn to_wire(input: WireInput<'_>) -> WireRequest {
-    let shown = super::context::without_hidden_thoughts(input.history);
+    let paired = super::context::paired_tool_turns(input.history);
+    let history = paired.as_deref().unwrap_or(input.history);
+    let shown = super::context::without_hidden_thoughts(history);
     let input = WireInput {
-        history: shown.as_deref().unwrap_or(input.history),
+        history: shown.as_deref().unwrap_or(history),
         ..input
     };
     match (input.model.provider.protocol, input.plan.api) {

@@ -11,7 +11,10 @@ mod setup;
 mod tests;
 mod turn;
 
-pub use record::{Question, RecordError, RecordOptions, RecordedEvent, Runner, run_recorded};
+pub use record::{
+    Question, RecordError, RecordOptions, RecordedEvent, Runner, run_recorded,
+    run_recorded_with_tools,
+};
 pub use setup::{Ask, SetupError, TurnSetup, setup};
 pub use turn::{run_turn, run_turn_into};
 
@@ -89,7 +92,6 @@ pub fn plan_for(request: &TurnRequest<'_>) -> Result<Plan, TranslateError> {
         context_tokens: request.context_tokens,
         long_context_reduction: request.settings.long_context_cut,
         tools: !request.tools.is_empty(),
-        ..TurnContext::default()
     };
     translate(choice, request.model, request.overrides, &ctx)
 }

@@ -7,10 +7,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::turn::lock;
 use super::{Outcome, RunEvent, TurnRequest, fit_history, run_turn_into, turn_notes};
-use crate::chat::{ChatEvent, Origin};
+use crate::chat::{ChatEvent, Origin, ToolCall, ToolResult};
 use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
 use crate::providers::http::HttpConfig;
+use crate::tools::ToolHost;
 
 /// What every turn runs with: the HTTP client and its settings, and the history.
 #[derive(Debug, Clone, Copy)]
@@ -27,6 +28,8 @@ pub struct RecordOptions {
     pub keep_thoughts: bool,
     /// The longest a streamed piece waits before it is on disk.
     pub flush_every: std::time::Duration,
+    /// Model steps in one turn with tools before the loop is stopped.
+    pub max_steps: usize,
 }
 
 impl Default for RecordOptions {
@@ -34,6 +37,7 @@ impl Default for RecordOptions {
         Self {
             keep_thoughts: true,
             flush_every: std::time::Duration::from_millis(500),
+            max_steps: crate::tools::LIMITS.max_steps,
         }
     }
 }
@@ -48,6 +52,20 @@ pub enum RecordedEvent<'a> {
     },
     /// Anything `run_turn` says, except the terminal stop or error.
     Run(RunEvent<'a>),
+    /// A step of a tool loop is on disk; the tools it called run next.
+    StepFinished { message_id: &'a str },
+    /// A call is about to run (it may wait for the user's approval first).
+    ToolStarted {
+        call: &'a ToolCall,
+        server: Option<&'a str>,
+    },
+    /// A call's result (or why it has none).
+    ToolFinished { result: &'a ToolResult },
+    /// The results are stored as their own message, and the next step starts in a new row.
+    NextStep {
+        tool_message_id: &'a str,
+        message_id: &'a str,
+    },
     /// The one terminal event, sent only once the outcome is on disk.
     Finished {
         message_id: &'a str,
@@ -80,11 +98,186 @@ pub async fn run_recorded(
     runner: Runner<'_>,
     conversation_id: &str,
     question: Question<'_>,
+    request: TurnRequest<'_>,
+    options: RecordOptions,
+    cancel: CancellationToken,
+    on_event: impl FnMut(RecordedEvent<'_>) + Send,
+) -> Result<(String, Outcome), RecordError> {
+    run_recorded_with_tools(
+        runner,
+        conversation_id,
+        question,
+        request,
+        None,
+        options,
+        cancel,
+        on_event,
+    )
+    .await
+}
+
+/// A stored turn that may call tools: each model step is its own assistant row, the results
+/// of the tools it called are a `tool` row after it, and the loop goes on until the model
+/// answers, the user stops it, or `max_steps` is reached. Calls that never ran (a stop, the
+/// step limit) are answered with an error result, so the history stays valid for every
+/// provider.
+#[allow(clippy::too_many_arguments)]
+pub async fn run_recorded_with_tools(
+    runner: Runner<'_>,
+    conversation_id: &str,
+    question: Question<'_>,
     mut request: TurnRequest<'_>,
+    tools: Option<&dyn ToolHost>,
     options: RecordOptions,
     cancel: CancellationToken,
     mut on_event: impl FnMut(RecordedEvent<'_>) + Send,
 ) -> Result<(String, Outcome), RecordError> {
+    let store = runner.store;
+    let asked = store.ask(conversation_id, question.text, question.replaces)?;
+    let specs = tools.map(ToolHost::specs).unwrap_or_default();
+    request.tools = &specs;
+    let origin = Origin {
+        provider: request.model.provider.id.clone(),
+        model: request.model.id.clone(),
+    };
+    let mut message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+    on_event(RecordedEvent::Started {
+        user_message_id: &asked.id,
+        message_id: &message_id,
+    });
+    let mut step = 1;
+    loop {
+        let outcome = record_step(
+            runner,
+            conversation_id,
+            &message_id,
+            request,
+            options,
+            cancel.clone(),
+            &mut on_event,
+        )
+        .await;
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(error) => return Err(error),
+        };
+        let calls: Vec<ToolCall> = match (&outcome, tools) {
+            (Outcome::Done(turn), Some(_)) => turn.message.tool_calls().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let Some(host) = tools.filter(|_| !calls.is_empty()) else {
+            on_event(RecordedEvent::Finished {
+                message_id: &message_id,
+                outcome: &outcome,
+            });
+            return Ok((message_id, outcome));
+        };
+        on_event(RecordedEvent::StepFinished {
+            message_id: &message_id,
+        });
+        let at_limit = step >= options.max_steps;
+        let results = if at_limit {
+            let why = format!(
+                "Not run: Ponder stops a turn after {} steps. Answer with what you have.",
+                options.max_steps
+            );
+            calls
+                .iter()
+                .map(|c| ToolResult::error(c, why.clone()))
+                .collect()
+        } else {
+            run_calls(host, &calls, &cancel, &mut on_event).await
+        };
+        let tool_message = store.append_tool(conversation_id, &results)?;
+        let stopped = cancel.is_cancelled();
+        if at_limit || stopped {
+            let turn = outcome.turn().clone();
+            let outcome = if stopped {
+                Outcome::Cancelled(turn)
+            } else {
+                let _ = store.set_notes(
+                    &message_id,
+                    &[format!(
+                        "The tool loop was stopped after {} steps (the limit in Settings)",
+                        options.max_steps
+                    )],
+                );
+                Outcome::Done(turn)
+            };
+            on_event(RecordedEvent::Finished {
+                message_id: &message_id,
+                outcome: &outcome,
+            });
+            return Ok((message_id, outcome));
+        }
+        step += 1;
+        message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+        on_event(RecordedEvent::NextStep {
+            tool_message_id: &tool_message.id,
+            message_id: &message_id,
+        });
+    }
+}
+
+/// Runs a step's calls at once; each result is reported as it arrives. A stop answers the
+/// calls still running with an error result.
+async fn run_calls(
+    host: &dyn ToolHost,
+    calls: &[ToolCall],
+    cancel: &CancellationToken,
+    on_event: &mut (dyn FnMut(RecordedEvent<'_>) + Send),
+) -> Vec<ToolResult> {
+    use futures::StreamExt;
+
+    let servers: Vec<Option<String>> = calls.iter().map(|c| host.server_of(&c.name)).collect();
+    for (call, server) in calls.iter().zip(&servers) {
+        on_event(RecordedEvent::ToolStarted {
+            call,
+            server: server.as_deref(),
+        });
+    }
+    let mut results: Vec<Option<ToolResult>> = vec![None; calls.len()];
+    let mut running: futures::stream::FuturesUnordered<_> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| async move { (i, host.run(call).await) })
+        .collect();
+    loop {
+        tokio::select! {
+            () = cancel.cancelled() => break,
+            next = running.next() => match next {
+                Some((i, result)) => {
+                    on_event(RecordedEvent::ToolFinished { result: &result });
+                    results[i] = Some(result);
+                }
+                None => break,
+            },
+        }
+    }
+    drop(running);
+    calls
+        .iter()
+        .zip(results)
+        .map(|(call, result)| {
+            result.unwrap_or_else(|| {
+                let result = ToolResult::error(call, "Stopped by the user before it finished.");
+                on_event(RecordedEvent::ToolFinished { result: &result });
+                result
+            })
+        })
+        .collect()
+}
+
+/// One model step of a stored turn, into the assistant row `message_id` (already written).
+async fn record_step(
+    runner: Runner<'_>,
+    conversation_id: &str,
+    message_id: &str,
+    mut request: TurnRequest<'_>,
+    options: RecordOptions,
+    cancel: CancellationToken,
+    on_event: &mut (dyn FnMut(RecordedEvent<'_>) + Send),
+) -> Result<Outcome, RecordError> {
     use std::sync::Mutex;
 
     use crate::store::{MessageStatus, TurnRecord};
@@ -95,7 +288,6 @@ pub async fn run_recorded(
         store,
     } = runner;
 
-    let asked = store.ask(conversation_id, question.text, question.replaces)?;
     let history = store.history(conversation_id)?;
     let (sent, left_out, context_tokens) = fit_history(&history, &request);
     request.history = sent;
@@ -104,12 +296,7 @@ pub async fn run_recorded(
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),
     };
-    let message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
     let provider_id = origin.provider.clone();
-    on_event(RecordedEvent::Started {
-        user_message_id: &asked.id,
-        message_id: &message_id,
-    });
     // What the user is told about this turn as it is sent, kept with the answer.
     let notes = Mutex::new(Vec::new());
     if left_out > 0 {
@@ -137,13 +324,13 @@ pub async fn run_recorded(
         if flush.dirty {
             let parts = stored_parts(lock(&draft).parts(), keep);
             // A failed flush is retried on the next one; the final write reports errors.
-            if store.flush_assistant(&message_id, &parts).is_ok() {
+            if store.flush_assistant(message_id, &parts).is_ok() {
                 flush.dirty = false;
                 flush.last = Instant::now();
             }
         }
     };
-    let on_event = Mutex::new(&mut on_event);
+    let on_event = Mutex::new(on_event);
     let run = run_turn_into(client, config, request, cancel, &draft, |event| {
         if let RunEvent::Chat(chat) = &event {
             let mut flush = lock(&flush);
@@ -168,7 +355,7 @@ pub async fn run_recorded(
         };
         if noted {
             // Before the answer streams, and only a few lines: not on a hot path.
-            let _ = store.set_notes(&message_id, &lock(&notes));
+            let _ = store.set_notes(message_id, &lock(&notes));
         }
         (lock(&on_event))(RecordedEvent::Run(event));
     });
@@ -225,10 +412,10 @@ pub async fn run_recorded(
     // A full disk or a busy file may clear up: the answer stays in memory while the final
     // write is tried again, and comes back to the caller even when it never lands.
     let mut attempt = 0;
-    while let Err(error) = store.finish_assistant(&message_id, &record) {
+    while let Err(error) = store.finish_assistant(message_id, &record) {
         let Some(wait) = FINAL_WRITE_RETRIES.get(attempt) else {
             return Err(RecordError::Unsaved {
-                message_id: message_id.clone(),
+                message_id: message_id.to_owned(),
                 outcome: Box::new(outcome),
                 source: error,
             });
@@ -236,11 +423,7 @@ pub async fn run_recorded(
         attempt += 1;
         tokio::time::sleep(*wait).await;
     }
-    (lock(&on_event))(RecordedEvent::Finished {
-        message_id: &message_id,
-        outcome: &outcome,
-    });
-    Ok((message_id.clone(), outcome))
+    Ok(outcome)
 }
 
 /// The waits between tries of a turn's final write: about eight seconds in all.

@@ -243,6 +243,34 @@ impl Store {
         self.message(&id)
     }
 
+    /// Stores the results of the tools the assistant's last step called.
+    pub fn append_tool(
+        &self,
+        conversation_id: &str,
+        results: &[crate::chat::ToolResult],
+    ) -> Result<StoredMessage> {
+        let id = new_id();
+        let parts: Vec<Part> = results.iter().cloned().map(Part::ToolResult).collect();
+        self.write(|tx| {
+            let now = now_ms();
+            insert_tx(
+                tx,
+                &NewRow {
+                    id: &id,
+                    conversation_id,
+                    role: Role::Tool,
+                    status: MessageStatus::Complete,
+                    parts: &parts,
+                    origin: None,
+                },
+                now,
+            )?;
+            touch_tx(tx, conversation_id, now)?;
+            Ok(())
+        })?;
+        self.message(&id)
+    }
+
     /// Writes the assistant row as the stream starts, status `streaming`.
     pub fn start_assistant(
         &self,

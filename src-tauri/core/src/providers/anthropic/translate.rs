@@ -311,12 +311,17 @@ pub fn to_wire(
 
     let kept = kept_by_settings(input.history, input.settings);
     // The steps of the turn in progress (after the user's last words): a tool loop is one
-    // turn, and each of its steps must go back with its thinking blocks.
+    // turn, and each of its steps must go back with its thinking blocks; so must the last
+    // assistant message when it called tools.
     let turn_start = input
         .history
         .iter()
         .rposition(|m| m.role == Role::User)
         .unwrap_or(0);
+    let last_assistant = input
+        .history
+        .iter()
+        .rposition(|m| m.role == Role::Assistant);
     let mut notices = Vec::new();
     let mut messages = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
@@ -325,7 +330,8 @@ pub fn to_wire(
             Role::Tool => message.tool_results().map(tool_result).collect(),
             Role::Assistant => {
                 let native = same_origin(message, input.model) && message.replay.is_some();
-                let required = i > turn_start && is_tool_turn(message);
+                let required =
+                    (i > turn_start || Some(i) == last_assistant) && is_tool_turn(message);
                 let has_thoughts = message.thinking().next().is_some();
                 note_foreign(&mut notices, message, input.model, kept[i] && !native);
                 if native && (kept[i] || required) {
@@ -364,7 +370,10 @@ pub fn to_wire(
         // Results followed by the user's words (a loop the user stopped) make one user turn,
         // results first, as the API requires.
         match messages.last_mut() {
-            Some(MessageParam { role: last, content: blocks }) if *last == role => {
+            Some(MessageParam {
+                role: last,
+                content: blocks,
+            }) if *last == role => {
                 blocks.extend(content);
             }
             _ => messages.push(MessageParam { role, content }),
@@ -400,9 +409,19 @@ pub fn to_wire(
 fn tool_id(id: &str) -> String {
     let safe: String = id
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
-    if safe.is_empty() { "call".to_owned() } else { safe }
+    if safe.is_empty() {
+        "call".to_owned()
+    } else {
+        safe
+    }
 }
 
 fn tool_use(call: &crate::chat::ToolCall) -> super::wire::ContentBlock {

@@ -223,22 +223,24 @@ pub fn to_wire(
     let mut contents = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         if message.role == Role::User {
-            contents.push(ContentParam {
-                role: "user",
-                parts: vec![PartParam::Text {
+            push_content(
+                &mut contents,
+                "user",
+                vec![PartParam::Text {
                     text: message.text(),
                 }],
-            });
+            );
             continue;
         }
         if message.role == Role::Tool {
-            contents.push(ContentParam {
-                role: "user",
-                parts: message
+            push_content(
+                &mut contents,
+                "user",
+                message
                     .tool_results()
                     .map(|r| PartParam::Verbatim(function_response(r)))
                     .collect(),
-            });
+            );
             continue;
         }
         let native = same_origin(message, input.model);
@@ -310,21 +312,39 @@ pub fn to_wire(
     with_plan(&request, input.plan, notices)
 }
 
+/// Adds a turn, joining it to the last one when the role is the same (the results of a step's
+/// calls, then the user's words after a stopped loop, are one user turn).
+fn push_content(
+    contents: &mut Vec<super::wire::ContentParam>,
+    role: &'static str,
+    parts: Vec<super::wire::PartParam>,
+) {
+    match contents.last_mut() {
+        Some(last) if last.role == role => last.parts.extend(parts),
+        _ => contents.push(super::wire::ContentParam { role, parts }),
+    }
+}
+
 /// A call another provider's model made. Gemini 3 wants a signature on every call of the
 /// turn in progress; one it did not sign gets the value its documentation gives for
 /// history from elsewhere.
 fn function_call(call: &ToolCall) -> Value {
     let mut function = json!({ "name": call.name, "args": call.arguments_object() });
-    if !call.id.starts_with(MADE_UP_CALL_ID) {
+    if gemini_id(&call.id) {
         function["id"] = json!(call.id);
     }
     json!({ "functionCall": function, "thoughtSignature": "skip_thought_signature_validator" })
 }
 
+/// Whether an id is one to send: not one Ponder made up, not empty (older histories).
+fn gemini_id(id: &str) -> bool {
+    !id.is_empty() && !id.starts_with(MADE_UP_CALL_ID)
+}
+
 fn function_response(result: &crate::chat::ToolResult) -> Value {
     let key = if result.is_error { "error" } else { "output" };
     let mut response = json!({ "name": result.name, "response": { key: result.text() } });
-    if !result.call_id.starts_with(MADE_UP_CALL_ID) {
+    if gemini_id(&result.call_id) {
         response["id"] = json!(result.call_id);
     }
     json!({ "functionResponse": response })

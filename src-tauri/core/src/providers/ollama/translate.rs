@@ -176,9 +176,9 @@ pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
     use super::wire::{Message, Request};
-    use crate::providers::openai_chat::wire::ToolParam;
     use crate::chat::Role;
     use crate::providers::context::{kept_by_settings, thought_text};
+    use crate::providers::openai_chat::wire::ToolParam;
     use crate::providers::request::with_plan;
 
     let kept = kept_by_settings(input.history, input.settings);

@@ -1,0 +1,3 @@
+//! Tools: real MCP servers, and the tool loop against the mock provider.
+
+mod servers;
