@@ -1,3 +1,4 @@
 //! Tools: real MCP servers, and the tool loop against the mock provider.
 
+mod loop_replay;
 mod servers;

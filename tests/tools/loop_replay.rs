@@ -1,0 +1,562 @@
+//! The tool loop end to end over loopback: the mock provider replays a real recorded
+//! tool-call answer, Ponder runs the call on the real "everything" MCP server, sends the
+//! result back, and the mock replays a real final answer. The test then reads the second
+//! request and fails if what the protocol needs back from the first answer (a signature,
+//! `reasoning_content`, an encrypted reasoning item, a `thoughtSignature`) is missing or
+//! altered.
+//!
+//! Recordings that exist only as whole JSON responses (Anthropic's thinking + tool use,
+//! DeepSeek's tool calls) are replayed as the stream the API would have sent for them:
+//! the same content, framed as stream events.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use ponder_core::chat::{Part, Role, ToolCall, ToolResult, ToolSpec};
+use ponder_core::mcp::{Hub, ServerConfig, Transport};
+use ponder_core::providers::http::{self, HttpConfig};
+use ponder_core::reasoning::{ApiChoice, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings};
+use ponder_core::run::{
+    Outcome, Question, RecordOptions, RecordedEvent, Runner, TurnRequest, run_recorded_with_tools,
+};
+use ponder_core::store::{NewConversation, Store};
+use ponder_core::tools::ToolHost;
+use ponder_mock_provider::{MockProvider, Reply};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+const FAKE_KEY: &str = "FAKE-key-not-real-7d2a91";
+
+fn real(path: &str) -> Value {
+    let path = ponder_tests::recordings::real_dir().join(path);
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
+}
+
+/// A recorded stream's JSON payloads.
+fn stream_payloads(path: &str) -> Vec<Value> {
+    let path = ponder_tests::recordings::real_dir().join(path);
+    let bytes = ponder_tests::recordings::wire_bytes(&path);
+    String::from_utf8(bytes)
+        .unwrap()
+        .replace("\r\n", "\n")
+        .split("\n\n")
+        .filter_map(|event| {
+            let data: String = event
+                .lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(str::trim_start)
+                .collect();
+            serde_json::from_str(&data).ok()
+        })
+        .collect()
+}
+
+/// A whole Messages response as the stream Anthropic sends for it.
+fn anthropic_stream(message: &Value) -> Reply {
+    let mut events = Vec::new();
+    let mut head = message.clone();
+    head["content"] = json!([]);
+    events.push((
+        "message_start",
+        json!({ "type": "message_start", "message": head }),
+    ));
+    for (index, block) in message["content"].as_array().unwrap().iter().enumerate() {
+        let mut start = block.clone();
+        let delta = match block["type"].as_str().unwrap() {
+            "thinking" => {
+                start["thinking"] = json!("");
+                start["signature"] = json!("");
+                vec![
+                    json!({ "type": "thinking_delta", "thinking": block["thinking"] }),
+                    json!({ "type": "signature_delta", "signature": block["signature"] }),
+                ]
+            }
+            "text" => {
+                start["text"] = json!("");
+                vec![json!({ "type": "text_delta", "text": block["text"] })]
+            }
+            "tool_use" => {
+                start["input"] = json!({});
+                vec![
+                    json!({ "type": "input_json_delta", "partial_json": block["input"].to_string() }),
+                ]
+            }
+            _ => Vec::new(),
+        };
+        events.push((
+            "content_block_start",
+            json!({ "type": "content_block_start", "index": index, "content_block": start }),
+        ));
+        for d in delta {
+            events.push((
+                "content_block_delta",
+                json!({ "type": "content_block_delta", "index": index, "delta": d }),
+            ));
+        }
+        events.push((
+            "content_block_stop",
+            json!({ "type": "content_block_stop", "index": index }),
+        ));
+    }
+    events.push((
+        "message_delta",
+        json!({ "type": "message_delta", "delta": { "stop_reason": message["stop_reason"] }, "usage": { "output_tokens": message["usage"]["output_tokens"] } }),
+    ));
+    events.push(("message_stop", json!({ "type": "message_stop" })));
+    let text: String = events
+        .iter()
+        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
+        .collect();
+    Reply::sse(text)
+}
+
+/// A whole Chat Completions response as one streamed chunk and `[DONE]`.
+fn chat_stream(response: &Value) -> Reply {
+    let choice = &response["choices"][0];
+    let mut delta = choice["message"].clone();
+    if let Some(calls) = delta["tool_calls"].as_array_mut() {
+        for (i, call) in calls.iter_mut().enumerate() {
+            call["index"] = json!(i);
+        }
+    }
+    let chunk = json!({
+        "id": response["id"], "object": "chat.completion.chunk", "model": response["model"],
+        "choices": [{ "index": 0, "delta": delta, "finish_reason": choice["finish_reason"] }],
+        "usage": response["usage"],
+    });
+    Reply::sse(format!("data: {chunk}\n\ndata: [DONE]\n\n"))
+}
+
+/// Every call goes to the real everything server's `echo`, with the call's arguments as
+/// the message: what matters here is what goes back to the provider.
+struct EchoTools<'a> {
+    hub: &'a Hub,
+    names: Vec<String>,
+}
+
+impl ToolHost for EchoTools<'_> {
+    fn specs(&self) -> Vec<ToolSpec> {
+        self.names
+            .iter()
+            .map(|name| ToolSpec {
+                name: name.clone(),
+                description: format!("{name}, answered by the everything server's echo"),
+                input_schema: json!({ "type": "object" }),
+            })
+            .collect()
+    }
+
+    fn server_of(&self, _: &str) -> Option<String> {
+        Some("everything".into())
+    }
+
+    fn run<'a>(
+        &'a self,
+        call: &'a ToolCall,
+    ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
+        Box::pin(async move {
+            let mut arguments = serde_json::Map::new();
+            arguments.insert("message".into(), json!(call.arguments));
+            match self
+                .hub
+                .call("everything", "echo", arguments, Duration::from_secs(30))
+                .await
+            {
+                Ok(out) => ToolResult {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    content: out.content,
+                    is_error: out.is_error,
+                    duration_ms: None,
+                },
+                Err(e) => ToolResult::error(call, e.to_string()),
+            }
+        })
+    }
+}
+
+async fn everything_hub() -> Hub {
+    let js = ponder_tests::workspace_root()
+        .join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        js.exists(),
+        "`./.ci/test` installs the MCP servers the tests use"
+    );
+    let hub = Hub::new(
+        std::sync::Arc::new(|_| Ok(BTreeMap::new())),
+        Duration::from_secs(30),
+    );
+    hub.configure(&[ServerConfig {
+        id: "everything".into(),
+        name: "Everything".into(),
+        enabled: true,
+        transport: Transport::Stdio {
+            command: "node".into(),
+            args: vec![js.display().to_string(), "stdio".into()],
+            env: BTreeMap::new(),
+            secret_env: Vec::new(),
+            cwd: None,
+        },
+    }])
+    .await;
+    hub
+}
+
+struct Loop {
+    requests: Vec<Value>,
+    outcome: Outcome,
+    roles: Vec<Role>,
+    results: Vec<ToolResult>,
+    events: Vec<String>,
+}
+
+/// Runs one question with tools through the mock provider's two replies.
+async fn run_loop(
+    model: &ModelInfo,
+    api: Option<ApiChoice>,
+    first: Reply,
+    second: Reply,
+    tool_names: &[&str],
+) -> Loop {
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(first);
+    mock.push(second);
+    let hub = everything_hub().await;
+    let tools = EchoTools {
+        hub: &hub,
+        names: tool_names.iter().map(|n| (*n).to_owned()).collect(),
+    };
+    let store = Store::open_in_memory().unwrap();
+    let conversation = store
+        .create_conversation(NewConversation {
+            title: "Tools".into(),
+            provider: Some(model.provider.id.clone()),
+            model: Some(model.id.clone()),
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap()
+        .id;
+    let config = HttpConfig {
+        idle_timeout: Duration::from_secs(5),
+        ..HttpConfig::default()
+    };
+    let client = http::client(&config).unwrap();
+    let overrides = Overrides::default();
+    let settings = ReasoningSettings::default();
+    let url = mock.url();
+    let request = TurnRequest {
+        model,
+        choice: Choice::HIGH,
+        overrides: &overrides,
+        settings: &settings,
+        system: None,
+        history: &[],
+        base_url: Some(&url),
+        api,
+        api_key: Some(FAKE_KEY),
+        context_tokens: 0,
+        tools: &[],
+    };
+    let events = Mutex::new(Vec::new());
+    let (_, outcome) = run_recorded_with_tools(
+        Runner {
+            client: &client,
+            http: &config,
+            store: &store,
+        },
+        &conversation,
+        Question::new("Use the tool, then answer."),
+        request,
+        Some(&tools),
+        RecordOptions::default(),
+        CancellationToken::new(),
+        |event| {
+            let name = match event {
+                RecordedEvent::Started { .. } => "started",
+                RecordedEvent::StepFinished { .. } => "step finished",
+                RecordedEvent::ToolStarted { .. } => "tool started",
+                RecordedEvent::ToolFinished { .. } => "tool finished",
+                RecordedEvent::NextStep { .. } => "next step",
+                RecordedEvent::Finished { .. } => "finished",
+                RecordedEvent::Run(_) => return,
+            };
+            events.lock().unwrap().push(name.to_owned());
+        },
+    )
+    .await
+    .unwrap();
+    hub.stop_all().await;
+    let requests = mock.requests().iter().map(|r| r.json()).collect();
+    let stored = store.messages(&conversation).unwrap();
+    let results = stored
+        .iter()
+        .flat_map(|m| m.message.tool_results().cloned().collect::<Vec<_>>())
+        .collect();
+    mock.shutdown().await;
+    Loop {
+        requests,
+        outcome,
+        roles: stored.iter().map(|m| m.message.role).collect(),
+        results,
+        events: events.into_inner().unwrap(),
+    }
+}
+
+fn model(provider: &str, id: &str) -> ModelInfo {
+    Catalog::builtin().resolve(Some(provider), id).unwrap()
+}
+
+fn assert_loop_shape(run: &Loop) {
+    assert!(matches!(run.outcome, Outcome::Done(_)), "{:?}", run.outcome);
+    assert_eq!(run.requests.len(), 2, "one request per step");
+    assert_eq!(
+        run.roles,
+        [Role::User, Role::Assistant, Role::Tool, Role::Assistant],
+        "question, the step that called, the results, the answer"
+    );
+    assert!(!run.results.is_empty());
+    for result in &run.results {
+        assert!(!result.is_error, "{result:?}");
+        assert!(result.text().starts_with("Echo: "), "{result:?}");
+        assert!(result.duration_ms.is_none() || result.duration_ms.is_some());
+    }
+    assert_eq!(
+        run.events,
+        [
+            "started",
+            "step finished",
+            "tool started",
+            "tool finished",
+            "next step",
+            "finished"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn anthropic_gets_the_signed_thinking_block_back_with_the_tool_result() {
+    let recorded = real("anthropic/pydantic-sonnet4-thinking-tool-use.json");
+    let run = run_loop(
+        &model("anthropic", "claude-sonnet-4-5"),
+        None,
+        anthropic_stream(&recorded),
+        Reply::fixture("anthropic/pydantic-sonnet4-thinking-stream.sse").unwrap(),
+        &["get_weather", "get_country", "final_result"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let second = &run.requests[1];
+    let messages = second["messages"].as_array().unwrap();
+    let step = &messages[1];
+    assert_eq!(step["role"], "assistant");
+    let recorded_thinking = recorded["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "thinking")
+        .unwrap();
+    assert_eq!(
+        step["content"][0], *recorded_thinking,
+        "the thinking block goes back byte for byte, signature included"
+    );
+    let recorded_call = recorded["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "tool_use")
+        .unwrap();
+    let result = &messages[2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["tool_use_id"], recorded_call["id"]);
+    assert!(second["tools"].as_array().is_some_and(|t| !t.is_empty()));
+}
+
+#[tokio::test]
+async fn gemini_gets_the_thought_signature_back_on_the_call_part() {
+    let path = "google/pydantic-gemini3-pro-functioncall-thoughtsignature-stream.sse";
+    let recorded_part = stream_payloads(path)
+        .iter()
+        .flat_map(|p| {
+            p["candidates"][0]["content"]["parts"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .find(|part| part.get("functionCall").is_some())
+        .unwrap();
+    let run = run_loop(
+        &model("google", "gemini-3-pro-preview"),
+        None,
+        Reply::fixture(path).unwrap(),
+        Reply::fixture("google/genai-gemini25-flash-thought-parts-stream.sse").unwrap(),
+        &["get_country"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let contents = run.requests[1]["contents"].as_array().unwrap();
+    let model_parts = contents[1]["parts"].as_array().unwrap();
+    assert!(
+        model_parts.contains(&recorded_part),
+        "the call goes back as received, with its thoughtSignature: {model_parts:?}"
+    );
+    let response = &contents[2]["parts"][0]["functionResponse"];
+    assert_eq!(response["name"], recorded_part["functionCall"]["name"]);
+    assert!(
+        response["response"]["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("Echo: ")
+    );
+}
+
+#[tokio::test]
+async fn responses_gets_the_encrypted_reasoning_item_and_the_call_back_in_order() {
+    let path = "openai/genai-responses-gpt54-mini-reasoning-function-call-stream.sse";
+    let done: Vec<Value> = stream_payloads(path)
+        .into_iter()
+        .filter(|p| p["type"] == "response.output_item.done")
+        .map(|p| p["item"].clone())
+        .collect();
+    let reasoning = done.iter().find(|i| i["type"] == "reasoning").unwrap();
+    assert!(
+        reasoning["encrypted_content"].is_string(),
+        "the recording has it"
+    );
+    let call = done.iter().find(|i| i["type"] == "function_call").unwrap();
+    let run = run_loop(
+        &model("openai", "gpt-5.4-mini"),
+        Some(ApiChoice::Responses),
+        Reply::fixture(path).unwrap(),
+        Reply::fixture("openai/genai-responses-gpt54-mini-reasoning-summary-stream.sse").unwrap(),
+        &["get_weather"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let second = &run.requests[1];
+    assert_eq!(second["store"], false);
+    assert_eq!(second["include"], json!(["reasoning.encrypted_content"]));
+    let input = second["input"].as_array().unwrap();
+    let at = |item: &Value| input.iter().position(|i| i == item);
+    let (r, c) = (
+        at(reasoning).expect("the reasoning item, unchanged"),
+        at(call).expect("the function call, unchanged"),
+    );
+    let output = input
+        .iter()
+        .position(|i| i["type"] == "function_call_output" && i["call_id"] == call["call_id"])
+        .expect("the call's output");
+    assert!(
+        r < c && c < output,
+        "reasoning, call, output: {r} {c} {output}"
+    );
+}
+
+#[tokio::test]
+async fn deepseek_gets_reasoning_content_back_on_the_tool_call_message() {
+    let recorded = real("deepseek/pydantic-deepseek-reasoner-tool-calls.json");
+    let message = &recorded["choices"][0]["message"];
+    let run = run_loop(
+        &model("deepseek", "deepseek-v4-flash"),
+        Some(ApiChoice::Chat),
+        chat_stream(&recorded),
+        Reply::fixture("deepseek/pydantic-deepseek-reasoner-stream.sse").unwrap(),
+        &["load_capability"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let messages = run.requests[1]["messages"].as_array().unwrap();
+    let step = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(
+        step["reasoning_content"], message["reasoning_content"],
+        "DeepSeek needs the reasoning of a tool-call message back, unchanged"
+    );
+    assert_eq!(step["tool_calls"][0]["id"], message["tool_calls"][0]["id"]);
+    let tool = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(tool["tool_call_id"], message["tool_calls"][0]["id"]);
+}
+
+#[tokio::test]
+async fn a_step_limit_answers_the_calls_it_will_not_run_and_stops() {
+    let recorded = real("deepseek/pydantic-deepseek-reasoner-tool-calls.json");
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(chat_stream(&recorded));
+    let hub = everything_hub().await;
+    let tools = EchoTools {
+        hub: &hub,
+        names: vec!["load_capability".into()],
+    };
+    let store = Store::open_in_memory().unwrap();
+    let conversation = store
+        .create_conversation(NewConversation {
+            title: "Limit".into(),
+            provider: None,
+            model: None,
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap()
+        .id;
+    let config = HttpConfig::default();
+    let client = http::client(&config).unwrap();
+    let deepseek = model("deepseek", "deepseek-v4-flash");
+    let (overrides, settings, url) = (
+        Overrides::default(),
+        ReasoningSettings::default(),
+        mock.url(),
+    );
+    let (id, outcome) = run_recorded_with_tools(
+        Runner {
+            client: &client,
+            http: &config,
+            store: &store,
+        },
+        &conversation,
+        Question::new("Roll."),
+        TurnRequest {
+            model: &deepseek,
+            choice: Choice::HIGH,
+            overrides: &overrides,
+            settings: &settings,
+            system: None,
+            history: &[],
+            base_url: Some(&url),
+            api: Some(ApiChoice::Chat),
+            api_key: Some(FAKE_KEY),
+            context_tokens: 0,
+            tools: &[],
+        },
+        Some(&tools),
+        RecordOptions {
+            max_steps: 1,
+            ..RecordOptions::default()
+        },
+        CancellationToken::new(),
+        |_| {},
+    )
+    .await
+    .unwrap();
+    hub.stop_all().await;
+    assert!(matches!(outcome, Outcome::Done(_)));
+    assert_eq!(mock.requests().len(), 1, "no second step");
+    let stored = store.messages(&conversation).unwrap();
+    let last = stored.last().unwrap();
+    assert_eq!(last.message.role, Role::Tool, "the call has its answer");
+    let Part::ToolResult(result) = &last.message.parts[0] else {
+        panic!()
+    };
+    assert!(
+        result.is_error && result.text().contains("after 1 steps"),
+        "{result:?}"
+    );
+    let step = store.message(&id).unwrap();
+    assert!(
+        step.notes
+            .iter()
+            .any(|n| n.contains("stopped after 1 steps")),
+        "{:?}",
+        step.notes
+    );
+    mock.shutdown().await;
+}
