@@ -4,6 +4,7 @@ use std::process::Command;
 
 mod chat;
 mod history;
+mod mcp;
 mod reasoning;
 
 fn ponder_cli() -> Command {
