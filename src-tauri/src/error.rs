@@ -111,6 +111,19 @@ impl From<SecretError> for IpcError {
     }
 }
 
+impl From<ponder_core::mcp::McpError> for IpcError {
+    fn from(err: ponder_core::mcp::McpError) -> Self {
+        use ponder_core::mcp::McpError;
+        let code = match &err {
+            McpError::Config(_) | McpError::BadHeader(_) => IpcErrorCode::InvalidInput,
+            McpError::UnknownServer(_) => IpcErrorCode::NotFound,
+            McpError::Secret { .. } => IpcErrorCode::KeyringUnavailable,
+            _ => IpcErrorCode::Server,
+        };
+        Self::new(code, err.to_string())
+    }
+}
+
 impl From<LookupError> for IpcError {
     fn from(err: LookupError) -> Self {
         Self::new(IpcErrorCode::InvalidInput, err.to_string())

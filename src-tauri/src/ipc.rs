@@ -366,6 +366,14 @@ pub enum StreamEvent {
     ToolFinished {
         result: PartView,
     },
+    /// A call waits for the user: the approval card (answered with `answer_tool_call`).
+    ApprovalNeeded {
+        call_id: String,
+        server: String,
+        tool: String,
+        /// The arguments, pretty-printed JSON.
+        arguments: String,
+    },
     /// The results are stored as their own message; the next step streams into `message_id`.
     NextStep {
         tool_message_id: String,

@@ -8,6 +8,10 @@ use ts_rs::TS;
 
 use ponder_core::About;
 use ponder_core::chat::{StopReason, ThoughtSource, ToolContent, Usage};
+use ponder_core::mcp::{ServerConfig, ServerState, ServerStatus, Transport as McpTransport};
+use ponder_core::tools::{Decision, ToolChoice};
+
+use crate::commands::mcp::{ServerTools, ToolInfo};
 use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::catalog::{ModelSource, Protocol};
 use ponder_core::reasoning::levels::LevelOption;
@@ -71,6 +75,9 @@ fn generated() -> String {
         declare::<ProviderOverrides>(),
         declare::<Overrides>(),
         declare::<CustomProvider>(),
+        declare::<ToolChoice>(),
+        declare::<McpTransport>(),
+        declare::<ServerConfig>(),
         declare::<Theme>(),
         declare::<ThoughtVisibility>(),
         declare::<ProviderSettings>(),
@@ -100,6 +107,12 @@ fn generated() -> String {
         declare::<ProviderView>(),
         declare::<RefreshReport>(),
         declare::<TranslatePreview>(),
+        // Tools
+        declare::<ServerState>(),
+        declare::<ServerStatus>(),
+        declare::<ToolInfo>(),
+        declare::<ServerTools>(),
+        declare::<Decision>(),
         // A turn
         declare::<SendRequest>(),
         declare::<Sent>(),

@@ -35,6 +35,9 @@ pub fn run() {
                 let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
                 let _ = store.purge_thoughts(before);
             }
+            if let Ok(settings) = settings::load(app.handle()) {
+                commands::mcp::configure(app.handle(), &settings.mcp_servers);
+            }
             quit::on_signals(app.handle());
             Ok(())
         })
@@ -76,6 +79,12 @@ pub fn run() {
             commands::chat::cancel_run,
             commands::export::export_conversation,
             commands::export::import_file,
+            commands::mcp::mcp_status,
+            commands::mcp::mcp_test,
+            commands::mcp::mcp_tools,
+            commands::mcp::set_mcp_secret,
+            commands::mcp::clear_mcp_secret,
+            commands::mcp::answer_tool_call,
         ])
         .build(tauri::generate_context!())
         .unwrap_or_else(|err| {

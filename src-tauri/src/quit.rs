@@ -1,6 +1,6 @@
 //! Quitting while answers stream: closing the window, a second `exit`, SIGTERM from the
 //! session or Ctrl+C in a terminal all stop the running turns, wait until each has stored
-//! its outcome (as `cancelled`, with what arrived), and only then exit.
+//! its outcome (as `cancelled`, with what arrived), stop the MCP servers, and only then exit.
 
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering;
@@ -30,22 +30,35 @@ pub fn must_wait(app: &AppHandle) -> bool {
         .values()
         .cloned()
         .collect();
-    if tokens.is_empty() {
+    let servers_up = state.hub.status().iter().any(|s| {
+        !matches!(
+            s.state,
+            ponder_core::mcp::ServerState::Stopped | ponder_core::mcp::ServerState::Failed { .. }
+        )
+    });
+    if tokens.is_empty() && !servers_up {
         return false;
     }
     for token in tokens {
         token.cancel();
     }
     let app = app.clone();
+    let hub = state.hub.clone();
     tauri::async_runtime::spawn(async move {
         let started = Instant::now();
         while started.elapsed() < STORE_WAIT && runs_left(&app) > 0 {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        // MCP servers run in their own process groups: they are stopped here, with
+        // whatever they started, so none outlives Ponder.
+        let _ = tokio::time::timeout(SERVERS_WAIT, hub.stop_all()).await;
         app.exit(0);
     });
     true
 }
+
+/// The longest quitting waits for MCP servers to stop (each is asked, then made to).
+const SERVERS_WAIT: Duration = Duration::from_secs(8);
 
 fn runs_left(app: &AppHandle) -> usize {
     app.state::<AppState>()

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use ponder_core::mcp::ServerConfig;
 use ponder_core::reasoning::settings::Profiles;
 use ponder_core::reasoning::{Catalog, Choice, CustomProvider, Overrides};
 use serde::{Deserialize, Serialize};
@@ -70,6 +71,14 @@ pub struct Settings {
     pub reasoning_overrides: Overrides,
     /// Servers the user added, each following a built-in provider's way of reasoning.
     pub custom_providers: Vec<CustomProvider>,
+    /// MCP servers whose tools conversations can offer the model.
+    pub mcp_servers: Vec<ServerConfig>,
+    /// Tools that run in every conversation without asking, as `server/tool`.
+    pub always_allowed_tools: Vec<String>,
+    /// Model steps in one turn with tools before Ponder stops the loop.
+    pub tool_step_limit: u32,
+    /// Seconds a tool call may take.
+    pub tool_timeout_secs: u32,
 }
 
 impl Default for Settings {
@@ -87,6 +96,10 @@ impl Default for Settings {
             profiles: Profiles::default(),
             reasoning_overrides: Overrides::default(),
             custom_providers: Vec::new(),
+            mcp_servers: Vec::new(),
+            always_allowed_tools: Vec::new(),
+            tool_step_limit: DEFAULT_TOOL_STEPS,
+            tool_timeout_secs: DEFAULT_TOOL_TIMEOUT_SECS,
         }
     }
 }
@@ -112,6 +125,17 @@ impl Settings {
         self.providers.get(id).map_or(&[], |p| p.models.as_slice())
     }
 
+    /// How far a tool loop and its calls may go, within sensible bounds.
+    pub fn tool_limits(&self) -> ponder_core::tools::Limits {
+        ponder_core::tools::Limits {
+            max_steps: self.tool_step_limit.clamp(1, 200) as usize,
+            call_timeout: std::time::Duration::from_secs(u64::from(
+                self.tool_timeout_secs.clamp(1, 3600),
+            )),
+            ..ponder_core::tools::LIMITS
+        }
+    }
+
     pub fn base_url(&self, id: &str) -> Option<&str> {
         self.providers
             .get(id)
@@ -122,8 +146,10 @@ impl Settings {
 
 /// How long a silent provider is waited for, unless the user says otherwise.
 pub const DEFAULT_STALL_SECS: u32 = 60;
+pub const DEFAULT_TOOL_STEPS: u32 = 25;
+pub const DEFAULT_TOOL_TIMEOUT_SECS: u32 = 60;
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 16] = [
     "theme",
     "defaultProvider",
     "defaultModel",
@@ -136,6 +162,10 @@ const KEYS: [&str; 12] = [
     "profiles",
     "reasoningOverrides",
     "customProviders",
+    "mcpServers",
+    "alwaysAllowedTools",
+    "toolStepLimit",
+    "toolTimeoutSecs",
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {

@@ -32,6 +32,13 @@ pub struct AppState {
     keys: Mutex<Option<HashMap<String, bool>>>,
     /// Set once quitting has begun: running turns are being cancelled and stored.
     pub quitting: AtomicBool,
+    /// The MCP servers of this process: started when a conversation needs them, stopped
+    /// on quit.
+    pub hub: Arc<ponder_core::mcp::Hub>,
+    /// Tool calls waiting for the user's answer, by run id and call id.
+    pub approvals: Mutex<
+        HashMap<(String, String), tokio::sync::oneshot::Sender<ponder_core::tools::Decision>>,
+    >,
 }
 
 /// A file Ponder could not use at start-up, as the window shows it.
@@ -93,6 +100,11 @@ impl AppState {
             live_models: Mutex::new(HashMap::new()),
             keys: Mutex::new(None),
             quitting: AtomicBool::new(false),
+            hub: Arc::new(ponder_core::mcp::Hub::new(
+                Arc::new(ponder_core::mcp::config::keyring_secrets),
+                ponder_core::mcp::hub::START_DEADLINE,
+            )),
+            approvals: Mutex::new(HashMap::new()),
         })
     }
 

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use ponder_core::chat::ChatEvent;
 use ponder_core::run::{
-    self, Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, run_recorded,
+    self, Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner,
+    run_recorded_with_tools,
 };
+use ponder_core::tools::{McpTools, Permissions, ToolHost, Toolbox};
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
@@ -163,6 +165,15 @@ fn start(
         ..state.http.clone()
     };
     let keep_thoughts = settings.store_thoughts;
+    let tool_choice = turn.settings.tools.clone();
+    let servers: Vec<_> = settings
+        .mcp_servers
+        .iter()
+        .filter(|s| s.enabled && tool_choice.servers.contains(&s.id))
+        .cloned()
+        .collect();
+    let always_allowed = settings.always_allowed_tools.clone();
+    let limits = settings.tool_limits();
     let app_for_task = app.clone();
     tauri::async_runtime::spawn(async move {
         let batch = Arc::new(Mutex::new(Batch::default()));
@@ -192,6 +203,7 @@ fn start(
         };
         let options = RecordOptions {
             keep_thoughts,
+            max_steps: limits.max_steps,
             ..RecordOptions::default()
         };
         let runner = Runner {
@@ -199,15 +211,60 @@ fn start(
             http: &http,
             store: &store,
         };
-        let result = run_recorded(
+        // The conversation's servers start now (each only once per app run); one that
+        // cannot is named under the answer, and the turn goes on with the others.
+        let hub = app_for_task.state::<AppState>().hub.clone();
+        let mut offered = Vec::new();
+        let mut unavailable = Vec::new();
+        for server in &servers {
+            match hub.connection(&server.id).await {
+                Ok(connection) => offered.extend(
+                    connection
+                        .tools()
+                        .iter()
+                        .filter(|t| tool_choice.offers(&server.id, &t.name))
+                        .cloned()
+                        .map(|t| (server.id.clone(), t)),
+                ),
+                Err(e) => {
+                    unavailable.push(format!("{}'s tools are not available: {e}", server.name))
+                }
+            }
+        }
+        let approver = super::approval::WindowApprover {
+            app: app_for_task.clone(),
+            run_id: run_id.clone(),
+            conversation_id: turn.conversation.id.clone(),
+            batch: batch.clone(),
+            cancel: cancel.clone(),
+            permissions: Mutex::new(Permissions {
+                always: always_allowed.into_iter().collect(),
+                conversation: tool_choice.allowed.iter().cloned().collect(),
+            }),
+        };
+        let host = (!offered.is_empty()).then(|| McpTools {
+            hub: &hub,
+            toolbox: Toolbox::new(offered),
+            approver: &approver,
+            limits,
+        });
+        let result = run_recorded_with_tools(
             runner,
             &turn.conversation.id,
             turn.question(),
             turn.request(),
+            host.as_ref().map(|h| h as &dyn ToolHost),
             options,
             cancel,
             |event| {
-                lock(&batch).push(event, &run_id);
+                let started = matches!(event, RecordedEvent::Started { .. });
+                let mut batch = lock(&batch);
+                batch.push(event, &run_id);
+                if started {
+                    for text in unavailable.drain(..) {
+                        batch.push_event(StreamEvent::Notice { text });
+                    }
+                }
             },
         )
         .await;
@@ -299,7 +356,7 @@ impl Drop for RunGuard {
     }
 }
 
-fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
+pub(crate) fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
     batch
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -307,11 +364,16 @@ fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
 
 /// Events waiting for the next send, with consecutive deltas of one kind joined.
 #[derive(Default)]
-struct Batch {
+pub(crate) struct Batch {
     pending: Vec<StreamEvent>,
 }
 
 impl Batch {
+    /// An event made outside the turn (an approval card), in order with the turn's own.
+    pub(crate) fn push_event(&mut self, event: StreamEvent) {
+        self.pending.push(event);
+    }
+
     fn push(&mut self, event: RecordedEvent<'_>, run_id: &str) {
         let event = match event {
             RecordedEvent::Started {

@@ -2,9 +2,11 @@
 //! turns errors into `IpcError`s.
 
 pub mod app;
+pub mod approval;
 pub mod chat;
 pub mod conversations;
 pub mod export;
+pub mod mcp;
 pub mod models;
 pub mod secrets;
 pub mod settings;

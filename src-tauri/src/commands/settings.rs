@@ -12,7 +12,15 @@ pub fn get_settings(app: AppHandle) -> Result<Settings, IpcError> {
 
 #[tauri::command(async)]
 pub fn update_settings(app: AppHandle, patch: Value) -> Result<Settings, IpcError> {
-    crate::settings::update(&app, &patch)
+    // Servers are checked before anything is written: a bad one is refused with why.
+    if let Some(servers) = patch.get("mcpServers") {
+        crate::commands::mcp::check_servers(servers)?;
+    }
+    let settings = crate::settings::update(&app, &patch)?;
+    if patch.get("mcpServers").is_some() {
+        crate::commands::mcp::configure(&app, &settings.mcp_servers);
+    }
+    Ok(settings)
 }
 
 #[tauri::command(async)]

@@ -78,7 +78,12 @@ systemPrompt?: string | null,
 /**
  * For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
  */
-api?: ApiChoice | null, choice: Choice, };
+api?: ApiChoice | null, choice: Choice, 
+/**
+ * The tools this conversation offers the model (MCP servers, tools switched off, tools
+ * allowed without asking).
+ */
+tools?: ToolChoice, };
 
 export type Profiles = { [key in string]?: ReasoningSettings };
 
@@ -111,6 +116,45 @@ preset: string,
  * Whether it takes an API key.
  */
 needsKey: boolean, };
+
+export type ToolChoice = { 
+/**
+ * Server ids whose tools are offered.
+ */
+servers: Array<string>, 
+/**
+ * Tools of those servers left out, as `server/tool`.
+ */
+off: Array<string>, 
+/**
+ * Tools this conversation runs without asking (the user chose "Allow for this
+ * conversation"), as `server/tool`.
+ */
+allowed: Array<string>, };
+
+export type Transport = { "type": "stdio", command: string, args: Array<string>, 
+/**
+ * Plain values; a secret's entry is its name with an empty value here.
+ */
+env: { [key in string]?: string }, 
+/**
+ * Names in `env` whose values are in the keyring.
+ */
+secretEnv: Array<string>, cwd: string | null, } | { "type": "http", url: string, headers: { [key in string]?: string }, 
+/**
+ * Names in `headers` whose values are in the keyring.
+ */
+secretHeaders: Array<string>, };
+
+export type ServerConfig = { 
+/**
+ * Stable, short and safe in tool names: lowercase letters, digits, `-` and `_`.
+ */
+id: string, 
+/**
+ * What the user calls it.
+ */
+name: string, enabled: boolean, transport: Transport, };
 
 export type Theme = "light" | "dark" | "system";
 
@@ -148,7 +192,23 @@ reasoningOverrides: Overrides,
 /**
  * Servers the user added, each following a built-in provider's way of reasoning.
  */
-customProviders: Array<CustomProvider>, };
+customProviders: Array<CustomProvider>, 
+/**
+ * MCP servers whose tools conversations can offer the model.
+ */
+mcpServers: Array<ServerConfig>, 
+/**
+ * Tools that run in every conversation without asking, as `server/tool`.
+ */
+alwaysAllowedTools: Array<string>, 
+/**
+ * Model steps in one turn with tools before Ponder stops the loop.
+ */
+toolStepLimit: number, 
+/**
+ * Seconds a tool call may take.
+ */
+toolTimeoutSecs: number, };
 
 export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server";
 
@@ -296,6 +356,16 @@ thinkingBudget: number | null,
  */
 contextTokens: TokenCount | null, };
 
+export type ServerState = { "kind": "stopped" } | { "kind": "starting" } | { "kind": "connected", tools: Array<string>, } | { "kind": "failed", reason: string, stderr: Array<string>, };
+
+export type ServerStatus = { id: string, state: ServerState, };
+
+export type ToolInfo = { name: string, description: string, };
+
+export type ServerTools = { id: string, name: string, tools: Array<ToolInfo>, error: string | null, };
+
+export type Decision = "allowOnce" | "allowConversation" | "alwaysAllow" | "deny";
+
 export type SendRequest = { conversationId: string | null, text: string, provider: string, model: string, 
 /**
  * The conversation's choice; saved on it.
@@ -316,7 +386,11 @@ userMessageId: string, messageId: string, } | { "type": "plan", feedback: string
 /**
  * The turn's note line: how the level was read, warnings and notes.
  */
-notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "nextStep", toolMessageId: string, messageId: string, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
+notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "approvalNeeded", callId: string, server: string, tool: string, 
+/**
+ * The arguments, pretty-printed JSON.
+ */
+arguments: string, } | { "type": "nextStep", toolMessageId: string, messageId: string, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
 
 /** Every command the backend answers: its arguments, its result, and the events of a run. */
 export interface Commands {
@@ -341,6 +415,12 @@ export interface Commands {
   search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };
   export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode }; result: Exported };
   import_file: { args: Record<string, never>; result: Imported | null };
+  mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };
+  mcp_test: { args: { id: string }; result: Array<ToolInfo> };
+  mcp_tools: { args: Record<string, never>; result: Array<ServerTools> };
+  set_mcp_secret: { args: { serverId: string; name: string; value: string }; result: null };
+  clear_mcp_secret: { args: { serverId: string; name: string }; result: null };
+  answer_tool_call: { args: { runId: string; callId: string; decision: Decision }; result: null };
   list_models: { args: Record<string, never>; result: Array<ModelView> };
   add_model: { args: { provider: string; id: string }; result: ModelView };
   refresh_models: { args: Record<string, never>; result: RefreshReport };

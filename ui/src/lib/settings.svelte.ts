@@ -17,6 +17,10 @@ function defaultSettings(): AppSettings {
     profiles: {},
     reasoningOverrides: { providers: {} },
     customProviders: [],
+    mcpServers: [],
+    alwaysAllowedTools: [],
+    toolStepLimit: 25,
+    toolTimeoutSecs: 60,
   };
 }
 

@@ -56,6 +56,11 @@ pub struct ReasoningSettings {
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub api: Option<super::plan::ApiChoice>,
     pub choice: Choice,
+    /// The tools this conversation offers the model (MCP servers, tools switched off, tools
+    /// allowed without asking).
+    #[serde(skip_serializing_if = "crate::tools::ToolChoice::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<crate::tools::ToolChoice>", optional))]
+    pub tools: crate::tools::ToolChoice,
 }
 
 /// A new conversation's settings: thinking asked for, thoughts shown and stored but kept out
@@ -73,6 +78,7 @@ impl Default for ReasoningSettings {
             system_prompt: None,
             api: None,
             choice: Choice::Default,
+            tools: crate::tools::ToolChoice::default(),
         }
     }
 }

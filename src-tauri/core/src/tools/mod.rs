@@ -10,9 +10,11 @@
 //! - A result too long for a context window is cut, and says so.
 
 mod approval;
+mod choice;
 mod names;
 mod run;
 
 pub use approval::{ApprovalRequest, Approver, Decision, Permissions};
+pub use choice::ToolChoice;
 pub use names::{OfferedTool, Toolbox};
 pub use run::{LIMITS, Limits, McpTools, ToolHost};

@@ -1,0 +1,105 @@
+//! Asking the window before a tool runs: the approval card's event goes out in order with
+//! the run's other events, and the call waits for `answer_tool_call` (or for the run to be
+//! stopped, which denies it). Answers that reach further are remembered where they belong:
+//! "for this conversation" in the conversation's settings, "always" in the app's settings.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions};
+use tauri::{AppHandle, Manager};
+use tokio_util::sync::CancellationToken;
+
+use super::chat::Batch;
+use crate::ipc::StreamEvent;
+use crate::state::AppState;
+
+pub struct WindowApprover {
+    pub app: AppHandle,
+    pub run_id: String,
+    pub conversation_id: String,
+    pub batch: Arc<Mutex<Batch>>,
+    pub cancel: CancellationToken,
+    pub permissions: Mutex<Permissions>,
+}
+
+impl Approver for WindowApprover {
+    fn approve<'a>(
+        &'a self,
+        request: &'a ApprovalRequest,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
+        Box::pin(async move {
+            if self
+                .permissions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .allowed(&request.server, &request.tool)
+            {
+                return Decision::AllowOnce;
+            }
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let state = self.app.state::<AppState>();
+            state
+                .approvals
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert((self.run_id.clone(), request.call_id.clone()), tx);
+            super::chat::lock(&self.batch).push_event(StreamEvent::ApprovalNeeded {
+                call_id: request.call_id.clone(),
+                server: request.server.clone(),
+                tool: request.tool.clone(),
+                arguments: serde_json::to_string_pretty(&request.arguments).unwrap_or_default(),
+            });
+            let decision = tokio::select! {
+                answer = rx => answer.unwrap_or(Decision::Deny),
+                () = self.cancel.cancelled() => Decision::Deny,
+            };
+            state
+                .approvals
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&(self.run_id.clone(), request.call_id.clone()));
+            self.remember(request, decision);
+            decision
+        })
+    }
+}
+
+impl WindowApprover {
+    fn remember(&self, request: &ApprovalRequest, decision: Decision) {
+        self.permissions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remember(&request.server, &request.tool, decision);
+        let key = Permissions::key(&request.server, &request.tool);
+        match decision {
+            Decision::AllowConversation => {
+                // A failed write costs only the asking again next time.
+                let state = self.app.state::<AppState>();
+                if let Ok(store) = state.store()
+                    && let Ok(conversation) = store.conversation(&self.conversation_id)
+                {
+                    let mut settings = conversation.settings;
+                    if !settings.tools.allowed.contains(&key) {
+                        settings.tools.allowed.push(key);
+                        let _ = store.set_conversation_settings(&self.conversation_id, &settings);
+                    }
+                }
+            }
+            Decision::AlwaysAllow => {
+                if let Ok(settings) = crate::settings::load(&self.app) {
+                    let mut always = settings.always_allowed_tools;
+                    if !always.contains(&key) {
+                        always.push(key);
+                        let _ = crate::settings::update(
+                            &self.app,
+                            &serde_json::json!({ "alwaysAllowedTools": always }),
+                        );
+                    }
+                }
+            }
+            Decision::AllowOnce | Decision::Deny => {}
+        }
+    }
+}
