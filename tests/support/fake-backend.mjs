@@ -153,6 +153,10 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     stallTimeoutSecs: 60,
     providers: {},
     profiles: {},
+    mcpServers: [],
+    alwaysAllowedTools: [],
+    toolStepLimit: 25,
+    toolTimeoutSecs: 60,
     ...(options.settings ?? {}),
   };
   let settings = { ...defaults, ...JSON.parse(store?.getItem('fake.settings') ?? '{}') };
@@ -519,6 +523,23 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     return { tokens: Math.ceil(chars / 4), exact: false };
   }
 
+  // ---- MCP servers ----
+  const FAKE_TOOLS = [
+    { name: 'echo', description: 'Echoes back the input string' },
+    { name: 'get-sum', description: 'Returns the sum of two numbers' },
+    { name: 'get-tiny-image', description: 'Returns a tiny MCP logo image' },
+  ];
+  const started = new Set();
+  const secrets = new Set();
+  /** @param {{ id: string, transport: { type: string, command?: string } }} server */
+  function mcpState(server) {
+    if (!started.has(server.id)) return { kind: 'stopped' };
+    if (server.transport.type === 'stdio' && server.transport.command === 'fail') {
+      return { kind: 'failed', reason: 'the server stopped: exit status 1', stderr: ['fatal: MCP_TOKEN is not set'] };
+    }
+    return { kind: 'connected', tools: FAKE_TOOLS.map((t) => t.name) };
+  }
+
   // ---- commands ----
   /** @type {Handlers} */
   const handlers = {
@@ -557,6 +578,38 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       settings.customProviders = [...(settings.customProviders ?? []), { id, name, baseUrl, protocol, preset, needsKey }];
       return providerView(entry);
     },
+    // MCP servers: each lists the tools the reference "everything" server has; one whose
+    // command is `fail` fails to start, with a line on stderr.
+    mcp_status: () =>
+      (settings.mcpServers ?? [])
+        .filter((server) => server.enabled)
+        .map((server) => ({ id: server.id, state: mcpState(server) })),
+    mcp_test: ({ id }) => {
+      const server = (settings.mcpServers ?? []).find((s) => s.id === id) ?? fail('notFound', `no server "${id}"`);
+      started.add(id);
+      const state = mcpState(server);
+      if (state.kind === 'failed') fail('server', state.reason);
+      return clone(FAKE_TOOLS);
+    },
+    mcp_tools: () =>
+      (settings.mcpServers ?? [])
+        .filter((server) => server.enabled)
+        .map((server) => {
+          started.add(server.id);
+          const state = mcpState(server);
+          return state.kind === 'failed'
+            ? { id: server.id, name: server.name, tools: [], error: state.reason }
+            : { id: server.id, name: server.name, tools: clone(FAKE_TOOLS), error: null };
+        }),
+    set_mcp_secret: ({ serverId, name }) => {
+      secrets.add(`${serverId}/${name}`);
+      return null;
+    },
+    clear_mcp_secret: ({ serverId, name }) => {
+      secrets.delete(`${serverId}/${name}`);
+      return null;
+    },
+    answer_tool_call: () => null,
     remove_custom_provider: ({ id }) => {
       const at = PROVIDERS.findIndex((p) => p.id === id && p.custom);
       if (at < 0) fail('notFound', `No custom provider ${id}.`);
