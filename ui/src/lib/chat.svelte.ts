@@ -11,6 +11,7 @@ import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
 import { SlashCommands } from './slash';
 import type { LiveRun } from './stream';
+import { mergeToolTurns } from './turns';
 import {
   defaultReasoningSettings,
   type AppSettings,
@@ -25,6 +26,7 @@ import {
   type PurgeReport,
   type ReasoningSettings,
   type StreamEvent,
+  type ToolDecision,
   type TranslatePreview,
 } from './types';
 import type { Ui } from './ui.svelte';
@@ -144,7 +146,7 @@ export class ChatSession {
   get items(): ThreadItem[] {
     const messages = this.current?.messages ?? [];
     const run = this.run;
-    const list = run ? messages.filter((m) => m.id !== run.message.id) : messages;
+    const list = mergeToolTurns(run ? messages.filter((m) => m.id !== run.message.id) : messages);
     const notes = this.notes[this.key] ?? [];
     const byAfter = new Map<string | null, Note[]>();
     const ids = new Set(list.map((m) => m.id));
@@ -391,7 +393,20 @@ export class ChatSession {
       }
       this.pendingUser.delete(key);
     }
+    // A tool loop stores each step as its own message: the thread reloads the turn after.
+    if (event.type === 'nextStep') this.reloadAfter.add(key);
     if (next.closed) void this.finish(key, next);
+  }
+
+  /** The user's answer on a tool call's approval card. */
+  async answerToolCall(callId: string, decision: ToolDecision): Promise<void> {
+    const runId = this.run?.runId;
+    if (!runId) return;
+    try {
+      await ipc.answerToolCall(runId, callId, decision);
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
   }
 
   private async finish(key: string, run: LiveRun): Promise<void> {

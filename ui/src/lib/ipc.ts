@@ -156,6 +156,16 @@ export const ipc = {
   editAndResend: (messageId: string, text: string, onEvent: (event: StreamEvent) => void) =>
     startRun('edit_and_resend', { messageId, text }, onEvent),
   cancelRun: (runId: string) => call('cancel_run', { runId }),
+  /** The user's answer to a tool call waiting on its approval card. */
+  answerToolCall: (runId: string, callId: string, decision: Ipc.Decision) =>
+    call('answer_tool_call', { runId, callId, decision }),
+  mcpStatus: () => call('mcp_status'),
+  /** Starts a server afresh and lists its tools (Settings' "Test"). */
+  mcpTest: (id: string) => call('mcp_test', { id }),
+  /** Every switched-on server's tools, starting those not running. */
+  mcpTools: () => call('mcp_tools'),
+  setMcpSecret: (serverId: string, name: string, value: string) => call('set_mcp_secret', { serverId, name, value }),
+  clearMcpSecret: (serverId: string, name: string) => call('clear_mcp_secret', { serverId, name }),
 
   search: (query: string, inThoughts: boolean) => call('search', { query, inThoughts }),
   purgeThoughts: (olderThanDays: number) => call('purge_thoughts', { olderThanDays }),

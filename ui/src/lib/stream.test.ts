@@ -183,3 +183,46 @@ describe('the stream fold', () => {
     expect(run.message.parts.map((p) => p.type)).toEqual(['thinking', 'toolCall', 'text']);
   });
 });
+
+describe('a tool loop', () => {
+  it('folds every step, the approval card and each result into one answer, in order', () => {
+    const result = {
+      type: 'toolResult' as const,
+      callId: 'c1',
+      name: 'echo',
+      content: [{ type: 'text' as const, text: 'Echo: hi' }],
+      isError: false,
+      durationMs: 9,
+    };
+    const events: StreamEvent[] = [
+      started,
+      { type: 'thinkingStart', source: 'thinking' },
+      { type: 'thinkingDelta', text: 'I will call echo.' },
+      { type: 'thinkingEnd' },
+      { type: 'toolCall', name: 'echo' },
+      { type: 'stepFinished', messageId: 'a1' },
+      { type: 'toolStarted', callId: 'c1', name: 'echo', server: 'everything', arguments: '{"message":"hi"}' },
+      { type: 'approvalNeeded', callId: 'c1', server: 'everything', tool: 'echo', arguments: '{\n  "message": "hi"\n}' },
+    ];
+    const waiting = foldAll(newRun(origin, 0), events, (i) => i * 10);
+    expect(waiting.approvals).toEqual([{ callId: 'c1', server: 'everything', tool: 'echo', arguments: '{\n  "message": "hi"\n}' }]);
+    expect(waiting.running).toEqual(['c1']);
+    expect(waiting.message.parts.at(-1)).toEqual({ type: 'toolCall', id: 'c1', name: 'echo', arguments: '{"message":"hi"}' });
+
+    const done = foldAll(
+      waiting,
+      [
+        { type: 'toolFinished', result },
+        { type: 'nextStep', toolMessageId: 't1', messageId: 'a2' },
+        { type: 'textDelta', text: 'It said hi.' },
+        { type: 'done', message: final({ id: 'a2', parts: [{ type: 'text', text: 'It said hi.' }] }) },
+      ],
+      (i) => 100 + i * 10,
+    );
+    expect(done.approvals).toEqual([]);
+    expect(done.running).toEqual([]);
+    expect(done.steps).toBe(1);
+    expect(done.message.parts.map((p) => p.type)).toEqual(['thinking', 'toolCall', 'toolResult', 'text']);
+    expect(done.message.status).toBe('complete');
+  });
+});

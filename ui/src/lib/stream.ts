@@ -49,6 +49,21 @@ export interface LiveRun {
   error: IpcErrorView | null;
   /** A terminal event arrived; later events are ignored. */
   closed: boolean;
+  /** Tool calls waiting for the user's answer, in the order they asked. */
+  approvals: ToolApproval[];
+  /** Ids of the calls running now. */
+  running: string[];
+  /** Model steps finished before the one streaming (a tool loop). */
+  steps: number;
+}
+
+/** A tool call that waits for the user: what the approval card shows. */
+export interface ToolApproval {
+  callId: string;
+  server: string;
+  tool: string;
+  /** The arguments, pretty-printed JSON. */
+  arguments: string;
 }
 
 export interface RunOrigin {
@@ -87,6 +102,9 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
     thinkingMs: 0,
     error: null,
     closed: false,
+    approvals: [],
+    running: [],
+    steps: 0,
   };
 }
 
@@ -128,11 +146,15 @@ function endThinking(run: LiveRun, parts: PartView[], now: number): Pick<LiveRun
   return { thinkingSince: null, thinkingMs: run.thinkingMs + spent };
 }
 
-/** The final message from the backend, with what the fold knew filled in where it said nothing. */
+/**
+ * The final message from the backend, with what the fold knew filled in where it said
+ * nothing. After a tool loop the backend's message is the last step only: the thread keeps
+ * every step's parts until it reloads the stored turn.
+ */
 function settle(run: LiveRun, final: MessageView | null, now: number): MessageView {
   const parts = [...run.message.parts];
   const timing = endThinking(run, parts, now);
-  const base = final ?? { ...run.message, parts };
+  const base = final ? (run.steps > 0 ? { ...final, parts } : final) : { ...run.message, parts };
   return {
     ...base,
     thinkingMs: base.thinkingMs ?? (timing.thinkingMs > 0 ? timing.thinkingMs : null),
@@ -200,6 +222,34 @@ export function foldEvent(run: LiveRun, event: StreamEvent, now: number): LiveRu
       parts.push({ type: 'toolCall', id: '', name: event.name, arguments: '' });
       return { ...run, ...timing, message: { ...run.message, parts } };
     }
+    case 'stepFinished':
+      return { ...run, phase: 'waiting' };
+    case 'toolStarted': {
+      // The call streamed by name only; now it has its id and arguments.
+      const parts = [...run.message.parts];
+      const at = parts.findIndex((p) => p.type === 'toolCall' && p.id === '' && p.name === event.name);
+      const call: PartView = { type: 'toolCall', id: event.callId, name: event.name, arguments: event.arguments };
+      if (at >= 0) parts[at] = call;
+      else parts.push(call);
+      return { ...run, running: [...run.running, event.callId], message: { ...run.message, parts } };
+    }
+    case 'approvalNeeded':
+      return {
+        ...run,
+        approvals: [...run.approvals, { callId: event.callId, server: event.server, tool: event.tool, arguments: event.arguments }],
+      };
+    case 'toolFinished': {
+      const result = event.result;
+      const callId = result.type === 'toolResult' ? result.callId : '';
+      return {
+        ...run,
+        approvals: run.approvals.filter((a) => a.callId !== callId),
+        running: run.running.filter((id) => id !== callId),
+        message: { ...run.message, parts: [...run.message.parts, result] },
+      };
+    }
+    case 'nextStep':
+      return { ...run, steps: run.steps + 1, phase: 'waiting', approvals: [], running: [] };
     case 'usage':
       return { ...run, message: { ...run.message, usage: mergeUsage(run.message.usage, event.usage) } };
     case 'done': {

@@ -92,6 +92,16 @@ export function isSummarySource(source: Ipc.ThoughtSource | null | undefined): b
 export type TextPart = Extract<Ipc.PartView, { type: 'text' }>;
 export type ThinkingPart = Extract<Ipc.PartView, { type: 'thinking' }>;
 export type ToolCallPart = Extract<Ipc.PartView, { type: 'toolCall' }>;
+export type ToolResultPart = Extract<Ipc.PartView, { type: 'toolResult' }>;
+export type ToolContent = Ipc.ToolContent;
+export type ToolDecision = Ipc.Decision;
+export type McpServer = Ipc.ServerConfig;
+export type McpTransport = Ipc.Transport;
+export type McpServerStatus = Ipc.ServerStatus;
+export type McpServerState = Ipc.ServerState;
+export type McpServerTools = Ipc.ServerTools;
+export type McpToolInfo = Ipc.ToolInfo;
+export type ToolChoice = Ipc.ToolChoice;
 
 export type IpcErrorView = Ipc.IpcError;
 
