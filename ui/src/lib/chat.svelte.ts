@@ -9,6 +9,7 @@ import { choiceLabel } from './format';
 import { AppError, ipc } from './ipc';
 import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
+import type { ToolsState } from './tools.svelte';
 import { SlashCommands } from './slash';
 import type { LiveRun } from './stream';
 import { mergeToolTurns } from './turns';
@@ -70,6 +71,7 @@ export interface SessionParts {
   catalog: CatalogState;
   conversations: ConversationsState;
   runs: RunsState;
+  tools: ToolsState;
 }
 
 /** What the next request will be, for the reasoning panel. */

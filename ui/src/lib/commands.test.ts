@@ -124,9 +124,10 @@ describe('applySetting', () => {
 
 describe('completion', () => {
   it('completes command names', () => {
-    expect(complete('/', ctx).map((c) => c.label)).toEqual(['/model', '/set', '/profile', '/help']);
+    expect(complete('/', ctx).map((c) => c.label)).toEqual(['/model', '/set', '/profile', '/tools', '/help']);
     expect(complete('/mo', ctx).map((c) => c.text)).toEqual(['/model ']);
     expect(complete('hello', ctx)).toEqual([]);
+    expect(parseCommand('/tools')).toEqual({ kind: 'tools' });
   });
 
   it('completes model names, prefix matches first', () => {

@@ -19,13 +19,14 @@ export const SETTING_KEYS = [
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 export const HELP =
-  'Commands: /model NAME/LEVEL (e.g. /model claude-sonnet-4-5/medium) · /set reasoning.KEY VALUE · /profile save|load|delete NAME · /help. Start with // to send a message that begins with a slash.';
+  'Commands: /model NAME/LEVEL (e.g. /model claude-sonnet-4-5/medium) · /set reasoning.KEY VALUE · /profile save|load|delete NAME · /tools · /help. Start with // to send a message that begins with a slash.';
 
 export type Command =
   | { kind: 'model'; model: string | null; choice: Choice | null }
   | { kind: 'set'; key: SettingKey | null; value: string | null }
   | { kind: 'profile'; action: 'save' | 'load' | 'delete' | 'list'; name: string | null }
   | { kind: 'help' }
+  | { kind: 'tools' }
   | { kind: 'unknown'; name: string }
   | { kind: 'invalid'; message: string };
 
@@ -142,6 +143,8 @@ export function parseCommand(text: string): Command | null {
     case 'help':
     case '?':
       return { kind: 'help' };
+    case 'tools':
+      return { kind: 'tools' };
     default:
       return { kind: 'unknown', name: head };
   }
@@ -232,6 +235,7 @@ const COMMANDS: Completion[] = [
   { text: '/model ', label: '/model', detail: 'NAME/LEVEL — switch model and thinking level' },
   { text: '/set reasoning.', label: '/set', detail: 'reasoning.KEY VALUE — change a reasoning setting' },
   { text: '/profile ', label: '/profile', detail: 'save|load|delete NAME — named reasoning settings' },
+  { text: '/tools', label: '/tools', detail: 'the tools this conversation offers the model' },
   { text: '/help', label: '/help', detail: 'list the commands' },
 ];
 

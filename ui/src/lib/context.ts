@@ -7,6 +7,7 @@ import type { ConversationsState, SearchState } from './conversations.svelte';
 import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
 import type { Shell } from './shell.svelte';
+import type { ToolsState } from './tools.svelte';
 import type { Ui } from './ui.svelte';
 
 export interface Ponder {
@@ -17,6 +18,8 @@ export interface Ponder {
   conversations: ConversationsState;
   search: SearchState;
   runs: RunsState;
+  /** MCP servers and their tools. */
+  tools: ToolsState;
   /** The conversation on screen. */
   chat: ChatSession;
 }

@@ -12,6 +12,27 @@ export class SlashCommands {
     private readonly parts: SessionParts,
   ) {}
 
+  /** `/tools`: each switched-on server, whether this conversation offers it, and its tools. */
+  private async listTools(): Promise<void> {
+    const servers = await this.parts.tools.loadTools();
+    if (servers.length === 0) {
+      this.session.note(['No MCP servers yet: add one in Settings → Tools.']);
+      return;
+    }
+    const choice = this.session.reasoning.tools ?? { servers: [], off: [], allowed: [] };
+    const lines = ['Tools (switch them with the tools button beside the message box):'];
+    for (const server of servers) {
+      const on = choice.servers.includes(server.id);
+      if (server.error) {
+        lines.push(`${server.name}: ${server.error}`);
+        continue;
+      }
+      const names = server.tools.map((t) => (choice.off.includes(`${server.id}/${t.name}`) ? `${t.name} (off)` : t.name));
+      lines.push(`${server.name} — ${on ? 'on' : 'off'} for this conversation: ${names.join(', ') || 'no tools'}`);
+    }
+    this.session.note(lines);
+  }
+
   findModel(name: string): ModelView | null {
     return this.parts.catalog.findByName(name, this.session.provider);
   }
@@ -21,6 +42,9 @@ export class SlashCommands {
     switch (command.kind) {
       case 'help':
         this.session.note([HELP]);
+        return true;
+      case 'tools':
+        await this.listTools();
         return true;
       case 'unknown':
         this.session.note([`Unknown command /${command.name}.`, HELP], 'warning');
