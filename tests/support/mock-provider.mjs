@@ -10,14 +10,19 @@ export function mockProviderBinary() {
   return join(target, 'debug', 'ponder-mock-provider');
 }
 
-/** Serves `fixture` (a path under tests/fixtures/real) with the given options; resolves to { url, stop }. */
-export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0 } = {}) {
+/**
+ * Serves `fixture` (a path under tests/fixtures/real) with the given options; `first` lists
+ * replies for the first POST requests, in order. Resolves to { url, stop }.
+ */
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0, first = [] } = {}) {
   const bin = mockProviderBinary();
   if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
   const args = ['--port', String(port), '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
   if (stallAfter !== undefined) args.push('--stall-after', String(stallAfter));
+  // Replies for the first POSTs (a tool loop's first step), before `fixture` answers the rest.
+  for (const path of first) args.push('--first', path);
   // The fixtures of this checkout, whichever checkout built the binary.
   const env = { ...process.env, PONDER_FIXTURES_DIR: join(repoRoot, 'tests', 'fixtures', 'real') };
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env });

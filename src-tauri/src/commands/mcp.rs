@@ -43,7 +43,9 @@ pub struct ServerTools {
 /// servers stop; the others keep running.
 pub fn configure(app: &AppHandle, servers: &[ServerConfig]) {
     let hub = tauri::Manager::state::<AppState>(app).hub.clone();
-    tauri::async_runtime::block_on(hub.configure(servers));
+    // The new list holds at once; stopping a server that left it may take a moment, and
+    // nobody needs to wait for that (blocking here, on the async runtime, would stall it).
+    tauri::async_runtime::spawn(hub.configure(servers));
 }
 
 /// Whether a list of servers can be saved: each reads, is valid, and has an id of its own.

@@ -63,7 +63,8 @@ type Hook = Arc<dyn Fn(&RecordedRequest) + Send + Sync>;
 
 #[derive(Default)]
 struct State {
-    queue: VecDeque<Reply>,
+    /// Replies waiting, each for any request or only for one method.
+    queue: VecDeque<(Option<&'static str>, Reply)>,
     default: Option<Reply>,
     requests: Vec<RecordedRequest>,
     hook: Option<Hook>,
@@ -94,7 +95,14 @@ impl Shared {
         let (reply, hook) = {
             let mut state = self.lock();
             state.requests.push(request.clone());
-            let reply = state.queue.pop_front().or_else(|| state.default.clone());
+            let next = state
+                .queue
+                .iter()
+                .position(|(method, _)| method.is_none_or(|m| m == request.method));
+            let reply = next
+                .and_then(|at| state.queue.remove(at))
+                .map(|(_, reply)| reply)
+                .or_else(|| state.default.clone());
             (reply, state.hook.clone())
         };
         if let Some(hook) = hook {
@@ -148,7 +156,12 @@ impl MockProvider {
 
     /// Queues a reply. Replies are served in order, one per request.
     pub fn push(&self, reply: Reply) {
-        self.shared.lock().queue.push_back(reply);
+        self.shared.lock().queue.push_back((None, reply));
+    }
+
+    /// Queues a reply for the next POST only: a client's GETs (a model list) pass it by.
+    pub fn push_for_post(&self, reply: Reply) {
+        self.shared.lock().queue.push_back((Some("POST"), reply));
     }
 
     /// The reply served whenever the queue is empty. Without one, such a request gets a 404

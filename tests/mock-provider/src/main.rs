@@ -1,4 +1,5 @@
-//! `ponder-mock-provider`: serve one recorded reply to every request until killed.
+//! `ponder-mock-provider`: serve recorded replies until killed — the `--first` ones to the
+//! first requests, in order, then one reply to every request after.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,6 +22,11 @@ struct Args {
     /// Relative paths not found from here are looked up under tests/fixtures/real.
     #[arg(long)]
     fixture: PathBuf,
+    /// Replies for the first POST requests, in order, before `--fixture` answers the rest
+    /// (repeatable; a tool loop: the tool call first, then the answer). Each is served as
+    /// recorded, with `--chunk-size` and `--delay-ms`.
+    #[arg(long = "first", value_name = "FIXTURE")]
+    first: Vec<PathBuf>,
     /// Send the body in pieces of this many bytes (each its own HTTP chunk for streams).
     #[arg(long)]
     chunk_size: Option<usize>,
@@ -89,6 +95,16 @@ async fn main() -> anyhow::Result<()> {
 
     let mock = MockProvider::start_on(args.port).await?;
     mock.set_default(reply);
+    for path in &args.first {
+        let mut first = Reply::fixture(path)?;
+        if let Some(size) = args.chunk_size {
+            first = first.chunk_size(size);
+        }
+        if args.delay_ms > 0 {
+            first = first.delay(Duration::from_millis(args.delay_ms));
+        }
+        mock.push_for_post(first);
+    }
 
     if let Some(path) = &args.record {
         let file = std::fs::OpenOptions::new()

@@ -85,8 +85,12 @@ impl Hub {
     }
 
     /// Takes the user's list of servers: servers that were removed, switched off or changed
-    /// are stopped; the others keep running.
-    pub async fn configure(&self, configs: &[ServerConfig]) {
+    /// are stopped; the others keep running. The list takes effect at once; the returned
+    /// future stops the servers that left it (await it, or run it in the background).
+    pub fn configure(
+        &self,
+        configs: &[ServerConfig],
+    ) -> impl std::future::Future<Output = ()> + Send + 'static {
         let mut stopped = Vec::new();
         {
             let mut slots = self.slots();
@@ -112,8 +116,10 @@ impl Hub {
                 });
             }
         }
-        for slot in stopped {
-            stop(&slot).await;
+        async move {
+            for slot in stopped {
+                stop(&slot).await;
+            }
         }
     }
 

@@ -1,0 +1,138 @@
+// Tools in the real app: the reference "everything" MCP server is added in Settings and
+// tested, switched on for a conversation, and called by the model (Claude's recorded thinking
+// + tool use, pointed at the server's echo tool); the user approves the call on its card, the
+// result goes back with the signed thinking block, the answer follows, and after a restart
+// the whole turn is there again.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { startDriver, waitFor } from '../support/app.mjs';
+import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
+import { startKeyring } from '../support/keyring.mjs';
+import { startMockProvider } from '../support/mock-provider.mjs';
+import { repoRoot } from '../support/paths.mjs';
+import { anthropicStream, realRecording } from '../support/recorded.mjs';
+
+const IDENTIFIER = 'dev.ponder.desktop';
+const EVERYTHING = join(repoRoot, 'tests', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const MESSAGE = 'hello from the model';
+
+let dataHome;
+let keyring;
+let driver;
+let anthropic;
+let record;
+let recording;
+
+before(async () => {
+  assert.ok(existsSync(EVERYTHING), '`./.ci/test` installs the MCP servers the tests use');
+  dataHome = mkdtempSync(join(tmpdir(), 'ponder-e2e-tools-'));
+  keyring = await startKeyring(dataHome);
+  recording = realRecording('anthropic/pydantic-sonnet4-thinking-tool-use.json');
+  const toolCall = join(dataHome, 'tool-call.sse');
+  writeFileSync(toolCall, anthropicStream(recording, { name: 'echo', input: { message: MESSAGE } }));
+  record = join(dataHome, 'anthropic-requests.jsonl');
+  anthropic = await startMockProvider('anthropic/pydantic-sonnet4-thinking-stream.sse', { first: [toolCall], record });
+  const appDir = join(dataHome, IDENTIFIER);
+  mkdirSync(appDir, { recursive: true });
+  writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: anthropic.url } } }));
+  driver = await startDriver({ env: { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1' } });
+});
+
+after(async () => {
+  await driver?.stop();
+  anthropic?.stop();
+  await keyring?.stop();
+  if (dataHome) rmSync(dataHome, { recursive: true, force: true });
+});
+
+async function withApp(body) {
+  const s = await driver.newSession();
+  try {
+    await s.waitForText('[data-testid="status-version"]');
+    return await body(s);
+  } finally {
+    await s.end().catch(() => {});
+  }
+}
+
+/** The bodies of the turns the mock provider answered. */
+function turns() {
+  if (!existsSync(record)) return [];
+  return readFileSync(record, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((r) => r.method === 'POST')
+    .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body));
+}
+
+/** Sets a text field's value as typing would, for multi-line fields. */
+async function fill(s, css, value) {
+  await s.execute(
+    `const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', { bubbles: true })); return null;`,
+    [css, value],
+  );
+}
+
+describe('tools in the real app', () => {
+  it('adds a server, asks before the call, sends the result back with the thinking, and keeps it all', async () => {
+    await withApp(async (s) => {
+      await storeKey(s, 'sk-ant-test-not-a-real-key');
+
+      // Settings → Tools: add the server and test it.
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await s.click(await s.waitFind('[data-testid="mcp-add"]'));
+      await s.type(await s.waitFind('[data-testid="mcp-name"]'), 'Everything');
+      await s.type(await s.waitFind('[data-testid="mcp-command"]'), 'node');
+      await fill(s, '[data-testid="mcp-args"]', `${EVERYTHING}\nstdio`);
+      await s.click(await s.waitFind('[data-testid="mcp-save"]'));
+      await s.waitFind('[data-testid="mcp-server"][data-server="everything"]');
+      await s.click(await s.waitFind('[data-testid="mcp-test"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="mcp-test-result"]')).includes('echo'), 'the test lists the tools', 30000);
+      assert.match(await textOf(s, '[data-testid="mcp-state"]'), /Connected · \d+ tools/);
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+
+      // A new conversation with the server's tools on.
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await pickBudgetModelMedium(s);
+      await s.click(await s.waitFind('[data-testid="tools-button"]'));
+      await s.click(await s.waitFind('[data-testid="tools-server"][data-server="everything"] [data-testid="tools-server-toggle"]', 30000));
+      await waitFor(async () => (await textOf(s, '[data-testid="tools-button"]')).includes('1'), 'the server is on');
+      await s.click(await s.waitFind('[data-testid="tools-panel"] .close'));
+
+      await send(s, 'Say hello through the echo tool.');
+      await s.waitFind('[data-testid="tool-approval"]', 30000);
+      assert.match(await textOf(s, '[data-testid="tool-approval"]'), /Run echo from everything\?/);
+      assert.match(await textOf(s, '[data-testid="tool-arguments"]'), new RegExp(MESSAGE));
+      await s.click(await s.waitFind('[data-testid="allow-once"]'));
+
+      await waitFor(async () => (await textOf(s, '[data-testid="tool-result"]')).includes(`Echo: ${MESSAGE}`), 'the result is on the card', 30000);
+      await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the turn ends', 30000);
+      await waitFor(async () => (await s.findAll('[data-testid="answer"]')).length > 0, 'the answer is shown');
+    });
+
+    // What went back to the provider: the signed thinking block, the call, and its result.
+    const bodies = turns();
+    assert.equal(bodies.length, 2, 'one request per step');
+    assert.ok(bodies[0].tools.some((t) => t.name === 'echo'), 'the tools were offered');
+    const [, step, results] = bodies[1].messages;
+    const thinking = recording.content.find((b) => b.type === 'thinking');
+    assert.deepEqual(step.content[0], thinking, 'the thinking block went back unchanged, signature included');
+    assert.equal(results.content[0].type, 'tool_result');
+    assert.equal(results.content[0].content[0].text, `Echo: ${MESSAGE}`);
+
+    // After a restart the turn is all there: the call, its result and the answer.
+    await withApp(async (s) => {
+      await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length > 0, 'the conversation is listed');
+      await s.click((await s.findAll('[data-testid="conversation"]'))[0]);
+      await s.waitFind('[data-testid="tool-card"]', 10000);
+      await s.click(await s.waitFind('[data-testid="tool-card"] summary'));
+      await waitFor(async () => (await textOf(s, '[data-testid="tool-result"]')).includes(`Echo: ${MESSAGE}`), 'the stored result');
+      assert.ok((await s.findAll('[data-testid="answer"]')).length > 0, 'the answer is kept');
+    });
+  });
+});
