@@ -152,9 +152,11 @@ impl McpTools<'_> {
     }
 }
 
-/// Cuts a result down to what a context window can take, saying what was cut.
+/// Cuts a result down to what a context window can take, saying what was cut. A cut result
+/// is marked as an error: the model must not take part of an answer for all of it.
 fn bound(result: &mut ToolResult, limits: &Limits) {
     let mut budget = limits.max_result_chars;
+    let mut cut = false;
     for item in &mut result.content {
         match item {
             ToolContent::Text { text } => {
@@ -166,6 +168,7 @@ fn bound(result: &mut ToolResult, limits: &Limits) {
                         chars, budget
                     );
                     budget = 0;
+                    cut = true;
                 } else {
                     budget -= chars;
                 }
@@ -177,10 +180,12 @@ fn bound(result: &mut ToolResult, limits: &Limits) {
                         data.len() / 4 * 3
                     ),
                 };
+                cut = true;
             }
             ToolContent::Image { .. } => {}
         }
     }
+    result.is_error |= cut;
 }
 
 #[cfg(test)]
@@ -222,5 +227,6 @@ mod tests {
             matches!(&result.content[1], ToolContent::Text { text } if text.contains("too large"))
         );
         assert!(matches!(&result.content[2], ToolContent::Image { .. }));
+        assert!(result.is_error, "part of an answer is not all of it");
     }
 }
