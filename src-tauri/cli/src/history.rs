@@ -124,6 +124,9 @@ pub struct ExportArgs {
     /// How Markdown and HTML show the thoughts.
     #[arg(long, value_enum, default_value_t = ThoughtsArg::Details)]
     thoughts: ThoughtsArg,
+    /// Leave the tool calls and their results out of Markdown and HTML.
+    #[arg(long)]
+    no_tools: bool,
     /// Every conversation, as one JSON backup.
     #[arg(long)]
     all: bool,
@@ -177,7 +180,10 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
             ThoughtsArg::Omit => Thoughts::Omit,
         };
         let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
-        let messages = store.messages(&id)?;
+        let mut messages = store.messages(&id)?;
+        if args.no_tools {
+            messages = export::without_tools(&messages);
+        }
         match args.format {
             Format::Md => export::markdown(&conversation, &messages, thoughts),
             Format::Json => export::json(&conversation, &messages),

@@ -8,7 +8,7 @@ use tauri_plugin_dialog::DialogExt;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::state::AppState;
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Format {
@@ -39,9 +39,14 @@ pub async fn export_conversation(
     id: String,
     format: Format,
     thoughts: ThoughtsMode,
+    tools: bool,
 ) -> Result<Exported, IpcError> {
     let conversation = state.store()?.conversation(&id)?;
-    let messages = state.store()?.messages(&id)?;
+    let mut messages = state.store()?.messages(&id)?;
+    // JSON keeps everything; a transcript can leave the tool calls out.
+    if !tools && format != Format::Json {
+        messages = export::without_tools(&messages);
+    }
     let thoughts = match thoughts {
         ThoughtsMode::Details => Thoughts::Details,
         ThoughtsMode::Section => Thoughts::Section,

@@ -582,10 +582,10 @@ export class ChatSession {
     }
   }
 
-  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts): Promise<void> {
+  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts, tools = true): Promise<void> {
     if (!this.current) return;
     try {
-      const { path } = await ipc.exportConversation(this.current.id, format, thoughts);
+      const { path } = await ipc.exportConversation(this.current.id, format, thoughts, tools);
       if (path) this.ui.say(`Exported to ${path}`, 6000);
     } catch (raw) {
       this.ui.error = AppError.from(raw);

@@ -413,7 +413,7 @@ export interface Commands {
   set_conversation_model: { args: { id: string; provider: string; model: string }; result: null };
   set_conversation_settings: { args: { id: string; settings: ReasoningSettings }; result: ConversationView };
   search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };
-  export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode }; result: Exported };
+  export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean }; result: Exported };
   import_file: { args: Record<string, never>; result: Imported | null };
   mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };
   mcp_test: { args: { id: string }; result: Array<ToolInfo> };

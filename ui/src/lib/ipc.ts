@@ -169,7 +169,7 @@ export const ipc = {
 
   search: (query: string, inThoughts: boolean) => call('search', { query, inThoughts }),
   purgeThoughts: (olderThanDays: number) => call('purge_thoughts', { olderThanDays }),
-  exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts) =>
-    call('export_conversation', { id, format, thoughts }),
+  exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts, tools = true) =>
+    call('export_conversation', { id, format, thoughts, tools }),
   importFile: () => call('import_file'),
 };

@@ -96,6 +96,26 @@ pub fn backup_json(store: &Store) -> Result<String, StoreError> {
     Ok(json::backup(&records))
 }
 
+/// The messages with the tool calls and their results left out (Markdown and HTML, when the
+/// reader wants the conversation without them): results' messages are dropped, calls are
+/// taken out of the steps that made them, and a step left with nothing is dropped too.
+pub fn without_tools(messages: &[StoredMessage]) -> Vec<StoredMessage> {
+    messages
+        .iter()
+        .filter(|m| m.message.role != Role::Tool)
+        .filter_map(|m| {
+            let mut m = m.clone();
+            let had = m.message.parts.len();
+            m.message
+                .parts
+                .retain(|p| !matches!(p, Part::ToolCall(_) | Part::ToolResult(_)));
+            let emptied =
+                had > 0 && m.message.parts.is_empty() && m.message.role == Role::Assistant;
+            (!emptied).then_some(m)
+        })
+        .collect()
+}
+
 // ---- What Markdown and HTML share -------------------------------------------------------
 
 /// A message cut into what a transcript shows, in order.

@@ -2,7 +2,7 @@ use serde_json::{Value, json};
 
 use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with};
 use super::*;
-use crate::chat::{Origin, Replay, ThoughtSource, Usage};
+use crate::chat::{Origin, Replay, Role, ThoughtSource, Usage};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::settings::ReasoningSettings;
 use crate::store::{NewConversation, TurnRecord};
@@ -412,6 +412,144 @@ fn conversation_json_round_trips_byte_for_byte() {
         file["conversation"]["settings"]["stripFromContext"],
         "allButLast"
     );
+}
+
+/// A tool loop as the app stores it: the step that called, the results, the answer.
+fn tool_loop_conversation(store: &Store) -> String {
+    use crate::chat::{ToolCall, ToolContent, ToolResult};
+
+    let conv = store
+        .create_conversation(NewConversation {
+            title: "With a tool".to_owned(),
+            provider: Some("anthropic".to_owned()),
+            model: Some("claude-sonnet-4-5".to_owned()),
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap();
+    store
+        .append_user(&conv.id, "What time is it in Tokyo?")
+        .unwrap();
+    let origin = Origin {
+        provider: "anthropic".to_owned(),
+        model: "claude-sonnet-4-5".to_owned(),
+    };
+    let finish = |parts: Vec<Part>, replay: Value, stop: StopReason| {
+        let id = store
+            .start_assistant(&conv.id, &origin, Choice::HIGH)
+            .unwrap();
+        store
+            .finish_assistant(
+                &id,
+                &TurnRecord {
+                    status: MessageStatus::Complete,
+                    replay: Some(Replay {
+                        provider: "anthropic".to_owned(),
+                        model: "claude-sonnet-4-5".to_owned(),
+                        content: replay,
+                    }),
+                    parts,
+                    usage: Usage::default(),
+                    stop: Some(stop),
+                    error_code: None,
+                    error_message: None,
+                },
+            )
+            .unwrap();
+    };
+    finish(
+        vec![
+            Part::Thinking(ThinkingBlock {
+                text: "The time tool knows.".to_owned(),
+                source: Some(ThoughtSource::Thinking),
+                signature: Some("c2ln".to_owned()),
+                ..ThinkingBlock::default()
+            }),
+            Part::ToolCall(ToolCall {
+                id: "toolu_1".to_owned(),
+                name: "get_current_time".to_owned(),
+                arguments: "{\"timezone\":\"Asia/Tokyo\"}".to_owned(),
+            }),
+        ],
+        json!({"role": "assistant", "content": [{"type": "thinking", "thinking": "The time tool knows.", "signature": "c2ln"},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_current_time", "input": {"timezone": "Asia/Tokyo"}}]}),
+        StopReason::ToolUse,
+    );
+    store
+        .append_tool(
+            &conv.id,
+            &[ToolResult {
+                call_id: "toolu_1".to_owned(),
+                name: "get_current_time".to_owned(),
+                content: vec![
+                    ToolContent::Text {
+                        text: "{\"datetime\": \"2026-11-24T03:12:00+09:00\"}".to_owned(),
+                    },
+                    ToolContent::Image {
+                        mime_type: "image/png".to_owned(),
+                        data: "iVBORw0KGgo=".to_owned(),
+                    },
+                ],
+                is_error: false,
+                duration_ms: Some(42),
+            }],
+        )
+        .unwrap();
+    finish(
+        vec![Part::Text {
+            text: "It is 3:12 in the morning in Tokyo.".to_owned(),
+        }],
+        json!({"role": "assistant", "content": [{"type": "text", "text": "It is 3:12 in the morning in Tokyo."}]}),
+        StopReason::End,
+    );
+    conv.id
+}
+
+#[test]
+fn a_tool_loop_round_trips_and_reads_with_or_without_its_tools() {
+    let store = Store::open_in_memory().unwrap();
+    let id = tool_loop_conversation(&store);
+    let conv = store.conversation(&id).unwrap();
+    let messages = store.messages(&id).unwrap();
+    assert_eq!(
+        messages.iter().map(|m| m.message.role).collect::<Vec<_>>(),
+        [Role::User, Role::Assistant, Role::Tool, Role::Assistant]
+    );
+
+    let file = json(&conv, &messages);
+    let fresh = Store::open_in_memory().unwrap();
+    import(&fresh, file.as_bytes()).unwrap();
+    assert_eq!(
+        fresh.messages(&id).unwrap(),
+        messages,
+        "lossless, results and all"
+    );
+    assert_eq!(fresh.history(&id).unwrap().len(), 4, "and sendable again");
+
+    let md = markdown(&conv, &messages, Thoughts::Details);
+    assert!(md.contains("## Tools"), "{md}");
+    assert!(md.contains("**Tool call:** `get_current_time`"), "{md}");
+    assert!(
+        md.contains("<summary>Result of get_current_time (0.0 s)</summary>"),
+        "{md}"
+    );
+    assert!(md.contains("2026-11-24T03:12:00+09:00"), "{md}");
+    let page = html(&conv, &messages, Thoughts::Details);
+    assert!(
+        page.contains(
+            "<details class=\"tool\"><summary class=\"tool-name\">Result of get_current_time"
+        ),
+        "{page}"
+    );
+
+    let plain = without_tools(&messages);
+    assert_eq!(
+        plain.len(),
+        3,
+        "the question, the step's thinking, the answer"
+    );
+    let md = markdown(&conv, &plain, Thoughts::Details);
+    assert!(!md.contains("get_current_time"), "{md}");
+    assert!(md.contains("It is 3:12 in the morning in Tokyo."));
 }
 
 #[test]
