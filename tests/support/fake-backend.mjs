@@ -389,6 +389,67 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     };
   }
 
+  /**
+   * A tool loop, when the conversation has servers on and the message asks for a tool: the
+   * model thinks and calls `echo`, the call waits on its approval card until the user
+   * answers (answer_tool_call), the result comes back, and the model answers. Stored as the
+   * backend stores it: the step, a `tool` message, the answer.
+   */
+  function startToolRun(c, userMessageId, choice, channel, text) {
+    const runId = id('run');
+    const send = channelSender(channel);
+    const base = { role: 'assistant', provider: c.provider, model: c.model, choice, usage: {}, thinkingMs: null, error: null, notes: [], createdAt: now() };
+    const step = { ...base, id: id('m'), status: 'streaming', parts: [], stop: null };
+    const callId = id('call');
+    const server = c.settings.tools.servers[0];
+    const args = JSON.stringify({ message: text });
+    const run = { runId, timers: [], message: step, closed: false, conversation: c, partial: () => step.parts };
+    run.send = send;
+    runs.set(runId, run);
+    const later = (delay, fn) => run.timers.push(setTimeout(() => !run.closed && fn(), ms(delay)));
+    later(30, () => send({ type: 'started', runId, userMessageId, messageId: step.id }));
+    later(60, () => {
+      send({ type: 'thinkingStart', source: 'thinking' });
+      send({ type: 'thinkingDelta', text: 'The echo tool can say it back.' });
+      send({ type: 'thinkingEnd' });
+      send({ type: 'toolCall', name: 'echo' });
+      step.parts = [thinkingPart('The echo tool can say it back.', 40), { type: 'toolCall', id: callId, name: 'echo', arguments: args }];
+      c.messages.push({ ...step, status: 'complete', stop: { kind: 'tool_use' } });
+      send({ type: 'stepFinished', messageId: step.id });
+      send({ type: 'toolStarted', callId, name: 'echo', server, arguments: args });
+      send({ type: 'approvalNeeded', callId, server, tool: 'echo', arguments: JSON.stringify({ message: text }, null, 2) });
+    });
+    approvals.set(`${runId}/${callId}`, (decision) => {
+      const denied = decision === 'deny';
+      /** @type {import('../../ui/src/lib/ipc-generated').PartView} */
+      const result = {
+        type: 'toolResult',
+        callId,
+        name: 'echo',
+        content: [{ type: 'text', text: denied ? 'The user denied this tool call.' : `Echo: ${text}` }],
+        isError: denied,
+        durationMs: 12,
+      };
+      const tool = { ...base, id: id('m'), role: 'tool', status: 'complete', parts: [result], stop: null, provider: null, model: null };
+      const answer = { ...base, id: id('m'), status: 'complete', parts: [{ type: 'text', text: denied ? 'I could not run the tool.' : 'The tool said it back.' }], stop: { kind: 'end' } };
+      later(20, () => {
+        send({ type: 'toolFinished', result });
+        c.messages.push(tool);
+        send({ type: 'nextStep', toolMessageId: tool.id, messageId: answer.id });
+      });
+      later(60, () => {
+        send({ type: 'textDelta', text: answer.parts[0].text });
+        run.closed = true;
+        c.messages.push(answer);
+        c.updatedAt = now();
+        send({ type: 'done', message: clone(answer) });
+      });
+    });
+    return runId;
+  }
+  /** Calls waiting on their approval card, by `runId/callId`. */
+  const approvals = new Map();
+
   function startRun(c, userMessageId, choice, channel) {
     const runId = id('run');
     const send = channelSender(channel);
@@ -609,7 +670,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       secrets.delete(`${serverId}/${name}`);
       return null;
     },
-    answer_tool_call: () => null,
+    answer_tool_call: ({ runId, callId, decision }) => {
+      const answer = approvals.get(`${runId}/${callId}`) ?? fail('notFound', 'That tool call is no longer waiting for an answer.');
+      approvals.delete(`${runId}/${callId}`);
+      answer(decision);
+      return null;
+    },
     remove_custom_provider: ({ id }) => {
       const at = PROVIDERS.findIndex((p) => p.id === id && p.custom);
       if (at < 0) fail('notFound', `No custom provider ${id}.`);
@@ -753,7 +819,10 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const user = userMessage(request.text, now());
       c.messages.push(user);
       c.updatedAt = now();
-      const runId = startRun(c, user.id, request.once ?? request.choice, onEvent);
+      const wantsTool = (c.settings.tools?.servers ?? []).length > 0 && /tool/i.test(request.text);
+      const runId = wantsTool
+        ? startToolRun(c, user.id, request.once ?? request.choice, onEvent, request.text)
+        : startRun(c, user.id, request.once ?? request.choice, onEvent);
       return { runId, conversationId: c.id };
     },
     regenerate: ({ messageId, onEvent }) => {
