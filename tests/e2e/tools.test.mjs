@@ -4,12 +4,12 @@
 // result goes back with the signed thinking block, the answer follows, and after a restart
 // the whole turn is there again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { startDriver, waitFor } from '../support/app.mjs';
+import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
@@ -68,6 +68,20 @@ function turns() {
     .map((line) => JSON.parse(line))
     .filter((r) => r.method === 'POST')
     .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body));
+}
+
+/** Processes running the everything server (by their command line). */
+function serversRunning() {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes(EVERYTHING)) found.push(pid);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
 }
 
 /** Sets a text field's value as typing would, for multi-line fields. */
@@ -133,6 +147,12 @@ describe('tools in the real app', () => {
       await s.click(await s.waitFind('[data-testid="tool-card"] summary'));
       await waitFor(async () => (await textOf(s, '[data-testid="tool-result"]')).includes(`Echo: ${MESSAGE}`), 'the stored result');
       assert.ok((await s.findAll('[data-testid="answer"]')).length > 0, 'the answer is kept');
+    });
+
+    // The app has quit: the server, and whatever it started, went with it.
+    await waitFor(() => runningApps(appBinary()).length === 0, 'the app to exit', 15000);
+    await waitFor(() => serversRunning().length === 0, 'no MCP server outlives the app', 15000).catch(() => {
+      throw new Error(`left running: ${serversRunning().join(', ')}`);
     });
   });
 });

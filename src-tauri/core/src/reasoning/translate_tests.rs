@@ -839,3 +839,35 @@ fn gemini_default_still_asks_to_see_the_thoughts() {
         );
     }
 }
+
+#[test]
+fn anthropic_models_that_need_it_get_the_interleaved_thinking_header_only_with_tools() {
+    let with_tools = TurnContext {
+        tools: true,
+        ..TurnContext::default()
+    };
+    let header = |p: &Plan| p.headers.get("anthropic-beta").cloned();
+    let sonnet = plan_with(
+        "claude-sonnet-4-5/high",
+        None,
+        &Overrides::default(),
+        &with_tools,
+    );
+    assert_eq!(
+        header(&sonnet).as_deref(),
+        Some("interleaved-thinking-2025-05-14"),
+        "thinking between tool calls"
+    );
+    assert_eq!(
+        header(&plan("claude-sonnet-4-5/high")),
+        None,
+        "no tools, no header"
+    );
+    let off = plan_with(
+        "claude-sonnet-4-5/off",
+        None,
+        &Overrides::default(),
+        &with_tools,
+    );
+    assert_eq!(header(&off), None, "no thinking, no header");
+}

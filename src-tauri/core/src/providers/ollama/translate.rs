@@ -229,3 +229,51 @@ pub fn to_wire(
     };
     with_plan(&request, input.plan, notices)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::ToolCall;
+
+    /// Ollama's documented stream with a tool call: thinking, then one line carrying the whole
+    /// call (arguments as an object), then `done` with `stop`.
+    /// <https://docs.ollama.com/capabilities/tool-calling>
+    #[test]
+    fn a_whole_call_on_one_line_becomes_a_tool_call_and_the_turn_stops_for_tools() {
+        let lines = [
+            r#"{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Need the weather."},"done":false}"#,
+            r#"{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":false}"#,
+            r#"{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":20,"eval_count":9}"#,
+        ];
+        let mut mapper = EventMapper::new("ollama", "qwen3");
+        let mut out = Vec::new();
+        for line in lines {
+            mapper.on_line(line, &mut out);
+        }
+        let calls: Vec<&ToolCall> = out
+            .iter()
+            .filter_map(|e| match e {
+                ChatEvent::ToolCall(call) => Some(call),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [&ToolCall {
+                id: "call_1".into(),
+                name: "get_weather".into(),
+                arguments: r#"{"city":"Paris"}"#.into(),
+            }]
+        );
+        assert!(
+            out.contains(&ChatEvent::Stop(StopReason::ToolUse)),
+            "{out:?}"
+        );
+        let replay = mapper.finish().unwrap();
+        assert_eq!(
+            replay.content["tool_calls"],
+            json!([{"function": {"name": "get_weather", "arguments": {"city": "Paris"}}}])
+        );
+        assert_eq!(replay.content["thinking"], "Need the weather.");
+    }
+}
