@@ -125,6 +125,13 @@ describe('tools in the UI', () => {
     await page.getByTestId('tools-panel').locator('.close').click();
     await page.getByTestId('composer-input').fill('Use the tool, please.');
     await page.getByTestId('composer-input').press('Enter');
+    await page.getByTestId('tool-approval').waitFor();
+    // A level chosen while the loop runs is for the next message; the window says so.
+    await page.getByTestId('model-button').click();
+    await page.getByTestId('picker-filter').fill('sonnet 4.5');
+    await page.locator('[data-testid="picker-model-option"][data-model="claude-sonnet-4-5"]').click();
+    await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+    await page.getByTestId('note').filter({ hasText: 'applies from your next message' }).waitFor();
     await page.getByTestId('deny').click();
     await page.getByTestId('answer').filter({ hasText: 'I could not run the tool.' }).waitFor();
     const card = page.getByTestId('tool-card');

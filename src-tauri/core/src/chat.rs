@@ -308,8 +308,11 @@ impl Usage {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StopReason {
     End,
-    /// The output cap was reached; `while_thinking` when no answer had started.
+    /// The output cap was reached; `whileThinking` when no answer had started. (Stored and
+    /// exported answers from before the camelCase key read through the alias.)
     MaxTokens {
+        #[serde(rename = "whileThinking", alias = "while_thinking")]
+        #[cfg_attr(feature = "ts", ts(rename = "whileThinking"))]
         while_thinking: bool,
     },
     ToolUse,
@@ -350,4 +353,26 @@ pub enum ChatEvent {
     Usage(Usage),
     Stop(StopReason),
     Error(ProviderError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_reason_is_written_in_camel_case_and_read_in_either_case() {
+        let stop = StopReason::MaxTokens {
+            while_thinking: true,
+        };
+        assert_eq!(
+            serde_json::to_value(&stop).unwrap(),
+            serde_json::json!({ "kind": "max_tokens", "whileThinking": true })
+        );
+        for stored in [
+            r#"{"kind":"max_tokens","whileThinking":true}"#,
+            r#"{"kind":"max_tokens","while_thinking":true}"#,
+        ] {
+            assert_eq!(serde_json::from_str::<StopReason>(stored).unwrap(), stop);
+        }
+    }
 }

@@ -297,6 +297,9 @@ export class ChatSession {
       const level = model.levels.find((l) => l.choice === choice);
       this.note([`${prefix}✓ Switched to ${model.providerName} ${model.id}`, `Thinking: ${level?.label ?? choiceLabel(choice)}`], 'success');
     }
+    // A running answer keeps its model and level to the end (a tool loop is one turn, and
+    // providers refuse a change of thinking within it).
+    if (this.running) this.note(['The answer running now keeps its model and level; this applies from your next message.']);
     if (model.needsKey) {
       this.note([`${model.providerName} needs an API key before you can send.`], 'warning', {
         actions: [{ kind: 'addKey', provider: model.provider }],

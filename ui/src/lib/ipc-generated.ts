@@ -15,7 +15,7 @@ export type ToolContent = { "type": "text", text: string, } | { "type": "image",
 
 export type MessageStatus = "streaming" | "complete" | "cancelled" | "error" | "interrupted";
 
-export type StopReason = { "kind": "end" } | { "kind": "max_tokens", while_thinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
+export type StopReason = { "kind": "end" } | { "kind": "max_tokens", whileThinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
 
 export type Usage = { input?: number | null, 
 /**
