@@ -221,9 +221,20 @@ async fn run_loop(
     second: Reply,
     tool_names: &[&str],
 ) -> Loop {
+    run_steps(model, api, vec![first, second], tool_names).await
+}
+
+/// Runs one question with tools through the mock provider's replies, one per model step.
+async fn run_steps(
+    model: &ModelInfo,
+    api: Option<ApiChoice>,
+    replies: Vec<Reply>,
+    tool_names: &[&str],
+) -> Loop {
     let mock = MockProvider::start().await.unwrap();
-    mock.push(first);
-    mock.push(second);
+    for reply in replies {
+        mock.push(reply);
+    }
     let hub = everything_hub().await;
     let tools = EchoTools {
         hub: &hub,
@@ -452,6 +463,96 @@ async fn responses_gets_the_encrypted_reasoning_item_and_the_call_back_in_order(
         r < c && c < output,
         "reasoning, call, output: {r} {c} {output}"
     );
+}
+
+/// A recording of a whole loop (four Responses streams: three calculator calls, then the
+/// answer), replayed step by step: every later request carries every earlier reasoning item,
+/// call and output, in order and unchanged.
+#[tokio::test]
+async fn a_recorded_four_step_loop_sends_back_every_step_in_order() {
+    let path = "openai/vercel-responses-reasoning-encrypted-summary-tools-stream.jsonl";
+    let mut streams: Vec<Vec<Value>> = Vec::new();
+    for payload in stream_payloads(path) {
+        if payload["type"] == "response.created" {
+            streams.push(Vec::new());
+        }
+        if let Some(stream) = streams.last_mut() {
+            stream.push(payload);
+        }
+    }
+    assert_eq!(streams.len(), 4, "four steps recorded");
+    let done: Vec<Value> = streams
+        .iter()
+        .flatten()
+        .filter(|p| p["type"] == "response.output_item.done")
+        .map(|p| p["item"].clone())
+        .collect();
+    let replies = streams
+        .iter()
+        .map(|events| {
+            Reply::sse(
+                events
+                    .iter()
+                    .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+                    .collect::<String>(),
+            )
+        })
+        .collect();
+    let run = run_steps(
+        &model("openai", "gpt-5.4-mini"),
+        Some(ApiChoice::Responses),
+        replies,
+        &["calculator"],
+    )
+    .await;
+    assert!(matches!(run.outcome, Outcome::Done(_)), "{:?}", run.outcome);
+    assert_eq!(run.requests.len(), 4, "one request per step");
+    assert_eq!(
+        run.roles,
+        [
+            Role::User,
+            Role::Assistant,
+            Role::Tool,
+            Role::Assistant,
+            Role::Tool,
+            Role::Assistant,
+            Role::Tool,
+            Role::Assistant
+        ]
+    );
+    let last = run.requests[3]["input"].as_array().unwrap();
+    let mut expected: Vec<&Value> = Vec::new();
+    for item in done.iter().filter(|i| i["type"] != "message") {
+        expected.push(item);
+    }
+    let sent_back: Vec<&Value> = last
+        .iter()
+        .filter(|i| i["type"] == "reasoning" || i["type"] == "function_call")
+        .collect();
+    assert_eq!(
+        sent_back, expected,
+        "every step's reasoning and calls, unchanged, in order"
+    );
+    let outputs: Vec<&str> = last
+        .iter()
+        .filter(|i| i["type"] == "function_call_output")
+        .map(|i| i["call_id"].as_str().unwrap())
+        .collect();
+    let calls: Vec<&str> = done
+        .iter()
+        .filter(|i| i["type"] == "function_call")
+        .map(|i| i["call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(outputs, calls, "each call answered, in order");
+    for (i, item) in last.iter().enumerate() {
+        if item["type"] == "function_call_output" {
+            assert_eq!(
+                last[i - 1]["call_id"],
+                item["call_id"],
+                "each output right after its call"
+            );
+        }
+    }
 }
 
 #[tokio::test]
