@@ -12,9 +12,23 @@ export async function textOf(s, css) {
   }
 }
 
-/** Stores `key` for Anthropic through Settings, and closes them. */
+/**
+ * Stores `key` for Anthropic through Settings, and closes them. The test script's keyring
+ * daemon has been seen to abort and be started again; Settings read the keyring's state each
+ * time they open, so a keyring that was not answering a moment ago is given two more tries.
+ */
 export async function storeKey(s, key) {
-  await s.click(await s.waitFind('[data-testid="open-settings"]'));
+  for (let attempt = 1; ; attempt += 1) {
+    await s.click(await s.waitFind('[data-testid="open-settings"]'));
+    try {
+      await s.waitFind('[data-testid="key-input-anthropic"]', 8000);
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+  }
   await s.type(await s.waitFind('[data-testid="key-input-anthropic"]'), key);
   await s.click(await s.waitFind('[data-testid="key-save-anthropic"]'));
   await waitFor(async () => (await textOf(s, '[data-testid="key-status-anthropic"]')).includes('Key stored'), 'key stored');

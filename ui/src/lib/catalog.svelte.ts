@@ -24,10 +24,12 @@ export class CatalogState {
     for (const r of [models, providers]) if (r.status === 'rejected') this.ui.error ??= AppError.from(r.reason);
   }
 
+  /** Reads the lists again, and whether the keyring answers (it may have come up since). */
   async refresh(): Promise<void> {
-    const [models, providers] = await Promise.allSettled([ipc.listModels(), ipc.listProviders()]);
+    const [models, providers, keyring] = await Promise.allSettled([ipc.listModels(), ipc.listProviders(), ipc.keyringStatus()]);
     if (models.status === 'fulfilled' && Array.isArray(models.value)) this.models = models.value;
     if (providers.status === 'fulfilled' && Array.isArray(providers.value)) this.providers = providers.value;
+    if (keyring.status === 'fulfilled' && keyring.value && typeof keyring.value === 'object') this.keyring = keyring.value;
   }
 
   /** Merges the providers' live model lists in, quietly: the catalog is enough without them. */
