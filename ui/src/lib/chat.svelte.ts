@@ -83,6 +83,9 @@ export interface NextRequest {
 
 export class ChatSession {
   current = $state.raw<ConversationView | null>(null);
+  /** The stored messages with each tool loop joined into one answer; recomputed only when
+   * they change, not on every batch of a streaming answer. */
+  private readonly shown = $derived(mergeToolTurns(this.current?.messages ?? []));
   loading = $state(false);
   loaded = $state(false);
 
@@ -146,9 +149,8 @@ export class ChatSession {
   }
 
   get items(): ThreadItem[] {
-    const messages = this.current?.messages ?? [];
     const run = this.run;
-    const list = mergeToolTurns(run ? messages.filter((m) => m.id !== run.message.id) : messages);
+    const list = run ? this.shown.filter((m) => m.id !== run.message.id) : this.shown;
     const notes = this.notes[this.key] ?? [];
     const byAfter = new Map<string | null, Note[]>();
     const ids = new Set(list.map((m) => m.id));

@@ -132,7 +132,7 @@ impl Hub {
             .ok_or_else(|| McpError::UnknownServer(id.to_owned()))?;
         let mut life = slot.life.lock().await;
         if let Life::Running(connection) = &*life {
-            if !closed(connection) {
+            if !connection.is_closed() {
                 return Ok(connection.clone());
             }
             if slot
@@ -221,10 +221,6 @@ impl Hub {
     }
 }
 
-fn closed(connection: &Connection) -> bool {
-    connection.is_closed()
-}
-
 fn state_of(slot: &Slot) -> ServerState {
     if slot.starting.load(std::sync::atomic::Ordering::SeqCst) {
         return ServerState::Starting;
@@ -234,7 +230,7 @@ fn state_of(slot: &Slot) -> ServerState {
     };
     match &*life {
         Life::Idle => ServerState::Stopped,
-        Life::Running(connection) if closed(connection) => ServerState::Failed {
+        Life::Running(connection) if connection.is_closed() => ServerState::Failed {
             reason: "the server stopped".into(),
             stderr: connection.stderr().lines(),
         },
