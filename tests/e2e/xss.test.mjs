@@ -1,9 +1,9 @@
 // The XSS corpus (tests/fixtures/xss) in the real app: a history holding every payload as a
-// conversation title, a question, a thought, an answer and a provider error message is
-// imported with the command line, then every conversation is opened in WebKitGTK with all
-// thoughts shown. No payload may run script, navigate or make a request (the resource timing
-// entries count them; what the CSP blocked is reported apart), and the text around each one
-// must stay readable.
+// conversation title, a question, a thought, a tool call and its result, an answer and a
+// provider error message is imported with the command line, then every conversation is opened
+// in WebKitGTK with all thoughts shown. No payload may run script, navigate or make a request
+// (the resource timing entries count them; what the CSP blocked is reported apart), and the
+// text around each one must stay readable.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,9 +67,20 @@ describe('the XSS corpus in the real app', () => {
           async () => (await s.execute(`return document.querySelector('[data-testid="message-user"]')?.innerText ?? ''`)).includes(open),
           `conversation ${i} opens`,
         );
+        // The finished turn's tool card is folded: opened, and its result shown whole.
+        await s.execute(`document.querySelector('[data-testid="tool-card"] summary').click(); return true;`);
+        await waitFor(async () => s.execute(`return !!document.querySelector('[data-testid="tool-result"]')?.offsetParent`), `tool card ${i} opens`);
+        await s.execute(`[...document.querySelectorAll('[data-testid="tool-result"] button')].find((b) => b.textContent.startsWith('Show all'))?.click(); return true;`);
         const seen = await s.execute(`
           const text = (id) => document.querySelector('[data-testid="' + id + '"]')?.innerText ?? '';
-          return { question: text('message-user'), answer: text('message-assistant'), thought: text('thought-pane'), error: text('error-message') };`);
+          return {
+            question: text('message-user'),
+            answer: text('message-assistant'),
+            thought: text('thought-pane'),
+            'tool call': text('tool-arguments'),
+            'tool result': text('tool-result'),
+            error: text('error-message'),
+          };`);
         const p = list[list.length - 1 - i];
         const [o, sh] = markers(p.n);
         for (const [where, text] of Object.entries(seen)) {
@@ -79,7 +90,7 @@ describe('the XSS corpus in the real app', () => {
       }
       const sprung = await s.execute(SPRUNG);
       console.log(
-        `xss in the real app: ${list.length} payloads × 5 places; fired ${sprung.fired.length}, requests ${sprung.resources.length}, blocked by the CSP ${sprung.blocked.length}, unreadable ${unreadable.length}`,
+        `xss in the real app: ${list.length} payloads × 7 places; fired ${sprung.fired.length}, requests ${sprung.resources.length}, blocked by the CSP ${sprung.blocked.length}, unreadable ${unreadable.length}`,
       );
       assert.deepEqual(sprung.fired, [], 'no payload ran script');
       assert.equal(sprung.moved, false, 'the window never navigated');

@@ -296,11 +296,30 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         c.title,
         c.createdAt,
         messages.map((m) => {
-          const parts = m.message.parts.map((p) => (p.type === 'thinking' ? thinkingPart(p.text, p.duration_ms ?? 1000) : { type: 'text', text: p.text }));
+          /** @returns {import('../../ui/src/lib/ipc-generated').PartView} */
+          const view = (p) => {
+            switch (p.type) {
+              case 'thinking':
+                return thinkingPart(p.text, p.duration_ms ?? 1000);
+              case 'tool_call':
+                return { type: 'toolCall', id: p.id, name: p.name, arguments: p.arguments };
+              case 'tool_result':
+                return { type: 'toolResult', callId: p.call_id, name: p.name, content: p.content, isError: p.is_error ?? false, durationMs: p.duration_ms ?? null };
+              default:
+                return { type: 'text', text: p.text };
+            }
+          };
+          const parts = m.message.parts.map(view);
           const error = m.errorMessage ? { code: 'badRequest', message: m.errorMessage } : null;
-          return m.message.role === 'user'
-            ? userMessage(parts.map((p) => p.text).join(''), m.createdAt)
-            : assistantMessage(parts, m.createdAt, { status: m.status, error });
+          const calls = parts.some((p) => p.type === 'toolCall');
+          switch (m.message.role) {
+            case 'user':
+              return userMessage(parts.map((p) => p.text).join(''), m.createdAt);
+            case 'tool':
+              return assistantMessage(parts, m.createdAt, { role: 'tool', provider: null, model: null, choice: null, usage: {}, thinkingMs: null, stop: null });
+            default:
+              return assistantMessage(parts, m.createdAt, { status: m.status, error, ...(calls ? { stop: { kind: 'tool_use' } } : {}) });
+          }
         }),
       );
     }

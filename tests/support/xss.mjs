@@ -1,7 +1,8 @@
 // The XSS corpus and what the XSS suites share: the payloads (DOMPurify's test vectors and
 // Ponder's Markdown ones, see tests/fixtures/xss/SOURCES.md), each wrapped in markers that
 // must stay readable, the traps that notice a payload firing, and a backup file that puts
-// every payload into a history as a title, a question, a thought, an answer and an error.
+// every payload into a history as a title, a question, a thought, a tool call and its result,
+// an answer and an error.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -107,12 +108,18 @@ export function backup(list) {
       },
       messages: [
         message(0, 'user', [{ type: 'text', text: wrapped(p) }]),
+        // A tool step: the model calls a tool with the payload as its argument, and the
+        // tool's result is the payload again.
         message(1, 'assistant', [
           { type: 'thinking', text: wrapped(p), source: 'thinking', duration_ms: 1000 },
-          { type: 'text', text: wrapped(p) },
+          { type: 'tool_call', id: `call_${i}`, name: 'search', arguments: JSON.stringify({ query: title(p) }) },
         ]),
-        message(2, 'user', [{ type: 'text', text: 'And once more?' }]),
-        message(3, 'assistant', [{ type: 'text', text: markers(p.n)[0] }], {
+        message(2, 'tool', [
+          { type: 'tool_result', call_id: `call_${i}`, name: 'search', content: [{ type: 'text', text: wrapped(p) }], duration_ms: 12 },
+        ]),
+        message(3, 'assistant', [{ type: 'text', text: wrapped(p) }]),
+        message(4, 'user', [{ type: 'text', text: 'And once more?' }]),
+        message(5, 'assistant', [{ type: 'text', text: markers(p.n)[0] }], {
           status: 'error',
           errorCode: 'bad_request',
           errorMessage: title(p),

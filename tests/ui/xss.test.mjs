@@ -1,7 +1,8 @@
 // The XSS corpus (tests/fixtures/xss) in Chromium: every payload as a conversation title, a
-// question, a thought, an answer, a provider error message and an export file name in the
-// built UI, and in the standalone HTML file Ponder exports. None may run script, navigate or
-// make a request, and the text around each one must stay readable.
+// question, a thought, a tool call's arguments and its result, an answer, a provider error
+// message and an export file name in the built UI, and in the standalone HTML file Ponder
+// exports. None may run script, navigate or make a request, and the text around each one must
+// stay readable.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,9 +69,17 @@ describe('the XSS corpus', () => {
       await sidebar.filter({ hasText: open }).click();
       const user = page.getByTestId('message-user').first();
       await user.filter({ hasText: open }).waitFor();
+      // The tool card of a finished turn is folded: opened (and its result shown whole) as a
+      // user would.
+      const card = page.getByTestId('tool-card').first();
+      await card.locator('summary').click();
+      const more = card.getByRole('button', { name: /^Show all/ });
+      if (await more.count()) await more.click();
       const places = {
         question: await user.innerText(),
         answer: await page.getByTestId('message-assistant').first().innerText(),
+        'tool call': await card.getByTestId('tool-arguments').innerText(),
+        'tool result': await card.getByTestId('tool-result').innerText(),
         error: await page.getByTestId('error-message').first().innerText(),
       };
       for (const [where, text] of Object.entries(places)) {
@@ -87,7 +96,7 @@ describe('the XSS corpus', () => {
     }
     const sprung = await run(page, SPRUNG);
     console.log(
-      `xss in Chromium: ${list.length} payloads × 6 places; fired ${sprung.fired.length}, requests ${requests.length}, unreadable ${unreadable.length}`,
+      `xss in Chromium: ${list.length} payloads × 8 places; fired ${sprung.fired.length}, requests ${requests.length}, unreadable ${unreadable.length}`,
     );
     assert.deepEqual(sprung.fired, [], 'no payload ran script');
     assert.equal(sprung.moved, false, 'the page never navigated');
