@@ -2,6 +2,7 @@
 //! desktop app's settings, and the mock provider replaying a recorded tool call.
 
 use ponder_mock_provider::{MockProvider, Reply};
+use ponder_tests::framed::{chat_stream, deepseek_calling};
 use serde_json::{Value, json};
 
 use super::ponder_cli;
@@ -103,18 +104,10 @@ fn mcp_list_tools_and_call_use_the_servers_in_the_settings() {
 /// A Chat Completions answer that calls `echo` (DeepSeek's recorded tool call, renamed to a
 /// tool the server has), then the recorded final answer.
 fn tool_call_reply() -> Reply {
-    let path = ponder_tests::recordings::real_dir()
-        .join("deepseek/pydantic-deepseek-reasoner-tool-calls.json");
-    let response: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
-    let mut delta = response["choices"][0]["message"].clone();
-    delta["tool_calls"][0]["index"] = json!(0);
-    delta["tool_calls"][0]["function"] =
-        json!({ "name": "echo", "arguments": "{\"message\":\"from the model\"}" });
-    let chunk = json!({
-        "id": response["id"], "object": "chat.completion.chunk", "model": response["model"],
-        "choices": [{ "index": 0, "delta": delta, "finish_reason": "tool_calls" }],
-    });
-    Reply::sse(format!("data: {chunk}\n\ndata: [DONE]\n\n"))
+    chat_stream(&deepseek_calling(
+        "echo",
+        &json!({ "message": "from the model" }),
+    ))
 }
 
 #[tokio::test]

@@ -143,6 +143,9 @@ fn responses_step() -> Message {
     )
 }
 
+/// Vendor data a call came with (Gemini's OpenAI-compatible endpoint signs calls this way).
+const CALL_EXTRA_SIG: &str = "Cs4BAdHtim9-chat-call-thought-signature";
+
 fn chat_step(provider: &str, model: &str) -> Message {
     step(
         provider,
@@ -151,7 +154,10 @@ fn chat_step(provider: &str, model: &str) -> Message {
         ThoughtSource::ReasoningContent,
         json!({
             "role": "assistant", "content": "", "reasoning_content": THOUGHT,
-            "tool_calls": [{ "id": "call_00_weather", "type": "function", "function": { "name": "get_weather", "arguments": ARGS } }]
+            "tool_calls": [{
+                "id": "call_00_weather", "type": "function", "function": { "name": "get_weather", "arguments": ARGS },
+                "extra_content": { "google": { "thought_signature": CALL_EXTRA_SIG } }
+            }]
         }),
     )
 }
@@ -298,6 +304,11 @@ fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_ru
         assert_eq!(
             assistant["tool_calls"][0]["function"]["arguments"], ARGS,
             "{at}"
+        );
+        assert_eq!(
+            assistant["tool_calls"][0]["extra_content"]["google"]["thought_signature"],
+            CALL_EXTRA_SIG,
+            "{at}: what the vendor put on the call goes back on it"
         );
         if wants_reasoning {
             assert_eq!(assistant["reasoning_content"], THOUGHT, "{at}");

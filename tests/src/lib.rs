@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+pub mod framed;
 pub mod recordings;
 
 /// The workspace root, for finding built binaries and fixtures.

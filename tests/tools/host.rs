@@ -19,8 +19,9 @@ use ponder_core::store::{NewConversation, Store};
 use ponder_core::tools::{
     ApprovalRequest, Approver, Decision, LIMITS, Limits, McpTools, ToolHost, Toolbox,
 };
-use ponder_mock_provider::{MockProvider, Reply};
-use serde_json::{Value, json};
+use ponder_mock_provider::MockProvider;
+use ponder_tests::framed::{chat_stream, deepseek_calling};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 fn node_server(id: &str, script: &std::path::Path) -> ServerConfig {
@@ -204,22 +205,11 @@ impl Approver for Silent {
 
 #[tokio::test]
 async fn stopping_while_a_call_waits_ends_the_loop_at_once_and_keeps_everything() {
-    let recorded: Value = serde_json::from_slice(
-        &std::fs::read(
-            ponder_tests::recordings::real_dir()
-                .join("deepseek/pydantic-deepseek-reasoner-tool-calls.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    let mut delta = recorded["choices"][0]["message"].clone();
-    delta["tool_calls"][0]["index"] = json!(0);
-    delta["tool_calls"][0]["function"] =
-        json!({ "name": "echo", "arguments": "{\"message\":\"hi\"}" });
-    let chunk =
-        json!({ "choices": [{ "index": 0, "delta": delta, "finish_reason": "tool_calls" }] });
     let mock = MockProvider::start().await.unwrap();
-    mock.push(Reply::sse(format!("data: {chunk}\n\ndata: [DONE]\n\n")));
+    mock.push(chat_stream(&deepseek_calling(
+        "echo",
+        &json!({ "message": "hi" }),
+    )));
 
     let hub = hub().await;
     let host = McpTools {

@@ -5,9 +5,8 @@
 //! `reasoning_content`, an encrypted reasoning item, a `thoughtSignature`) is missing or
 //! altered.
 //!
-//! Recordings that exist only as whole JSON responses (Anthropic's thinking + tool use,
-//! DeepSeek's tool calls) are replayed as the stream the API would have sent for them:
-//! the same content, framed as stream events.
+//! Recordings that exist only as whole JSON responses are replayed as the stream the API
+//! would have sent for them (`ponder_tests::framed`).
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -18,22 +17,23 @@ use std::time::Duration;
 use ponder_core::chat::{Part, Role, ToolCall, ToolResult, ToolSpec};
 use ponder_core::mcp::{Hub, ServerConfig, Transport};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{ApiChoice, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings};
+use ponder_core::reasoning::catalog::Protocol;
+use ponder_core::reasoning::{
+    ApiChoice, Catalog, Choice, CustomProvider, ModelInfo, Overrides, ReasoningSettings,
+};
 use ponder_core::run::{
     Outcome, Question, RecordOptions, RecordedEvent, Runner, TurnRequest, run_recorded_with_tools,
 };
 use ponder_core::store::{NewConversation, Store};
 use ponder_core::tools::ToolHost;
 use ponder_mock_provider::{MockProvider, Reply};
+use ponder_tests::framed::{
+    anthropic_stream, chat_stream, converse_as_chat, deepseek_calling, real,
+};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 const FAKE_KEY: &str = "FAKE-key-not-real-7d2a91";
-
-fn real(path: &str) -> Value {
-    let path = ponder_tests::recordings::real_dir().join(path);
-    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap()
-}
 
 /// A recorded stream's JSON payloads.
 fn stream_payloads(path: &str) -> Vec<Value> {
@@ -54,87 +54,14 @@ fn stream_payloads(path: &str) -> Vec<Value> {
         .collect()
 }
 
-/// A whole Messages response as the stream Anthropic sends for it.
-fn anthropic_stream(message: &Value) -> Reply {
-    let mut events = Vec::new();
-    let mut head = message.clone();
-    head["content"] = json!([]);
-    events.push((
-        "message_start",
-        json!({ "type": "message_start", "message": head }),
-    ));
-    for (index, block) in message["content"].as_array().unwrap().iter().enumerate() {
-        let mut start = block.clone();
-        let delta = match block["type"].as_str().unwrap() {
-            "thinking" => {
-                start["thinking"] = json!("");
-                start["signature"] = json!("");
-                vec![
-                    json!({ "type": "thinking_delta", "thinking": block["thinking"] }),
-                    json!({ "type": "signature_delta", "signature": block["signature"] }),
-                ]
-            }
-            "text" => {
-                start["text"] = json!("");
-                vec![json!({ "type": "text_delta", "text": block["text"] })]
-            }
-            "tool_use" => {
-                start["input"] = json!({});
-                vec![
-                    json!({ "type": "input_json_delta", "partial_json": block["input"].to_string() }),
-                ]
-            }
-            _ => Vec::new(),
-        };
-        events.push((
-            "content_block_start",
-            json!({ "type": "content_block_start", "index": index, "content_block": start }),
-        ));
-        for d in delta {
-            events.push((
-                "content_block_delta",
-                json!({ "type": "content_block_delta", "index": index, "delta": d }),
-            ));
-        }
-        events.push((
-            "content_block_stop",
-            json!({ "type": "content_block_stop", "index": index }),
-        ));
-    }
-    events.push((
-        "message_delta",
-        json!({ "type": "message_delta", "delta": { "stop_reason": message["stop_reason"] }, "usage": { "output_tokens": message["usage"]["output_tokens"] } }),
-    ));
-    events.push(("message_stop", json!({ "type": "message_stop" })));
-    let text: String = events
-        .iter()
-        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
-        .collect();
-    Reply::sse(text)
-}
-
-/// A whole Chat Completions response as one streamed chunk and `[DONE]`.
-fn chat_stream(response: &Value) -> Reply {
-    let choice = &response["choices"][0];
-    let mut delta = choice["message"].clone();
-    if let Some(calls) = delta["tool_calls"].as_array_mut() {
-        for (i, call) in calls.iter_mut().enumerate() {
-            call["index"] = json!(i);
-        }
-    }
-    let chunk = json!({
-        "id": response["id"], "object": "chat.completion.chunk", "model": response["model"],
-        "choices": [{ "index": 0, "delta": delta, "finish_reason": choice["finish_reason"] }],
-        "usage": response["usage"],
-    });
-    Reply::sse(format!("data: {chunk}\n\ndata: [DONE]\n\n"))
-}
-
 /// Every call goes to the real everything server's `echo`, with the call's arguments as
 /// the message: what matters here is what goes back to the provider.
 struct EchoTools<'a> {
     hub: &'a Hub,
     names: Vec<String>,
+    /// When set, no call may go on until this many calls are running at once: calls run one
+    /// after another never get past it, and time out with an error result instead.
+    together: Option<tokio::sync::Barrier>,
 }
 
 impl ToolHost for EchoTools<'_> {
@@ -158,6 +85,13 @@ impl ToolHost for EchoTools<'_> {
         call: &'a ToolCall,
     ) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>> {
         Box::pin(async move {
+            if let Some(together) = &self.together
+                && tokio::time::timeout(Duration::from_secs(10), together.wait())
+                    .await
+                    .is_err()
+            {
+                return ToolResult::error(call, "the calls of the step did not run at once");
+            }
             let mut arguments = serde_json::Map::new();
             arguments.insert("message".into(), json!(call.arguments));
             match self
@@ -210,6 +144,8 @@ struct Loop {
     outcome: Outcome,
     roles: Vec<Role>,
     results: Vec<ToolResult>,
+    /// The stored thought of each assistant message that has one.
+    thoughts: Vec<String>,
     events: Vec<String>,
 }
 
@@ -221,15 +157,17 @@ async fn run_loop(
     second: Reply,
     tool_names: &[&str],
 ) -> Loop {
-    run_steps(model, api, vec![first, second], tool_names).await
+    run_steps(model, api, vec![first, second], tool_names, 0).await
 }
 
 /// Runs one question with tools through the mock provider's replies, one per model step.
+/// `together`: the calls that must be running at once before any of them may finish.
 async fn run_steps(
     model: &ModelInfo,
     api: Option<ApiChoice>,
     replies: Vec<Reply>,
     tool_names: &[&str],
+    together: usize,
 ) -> Loop {
     let mock = MockProvider::start().await.unwrap();
     for reply in replies {
@@ -239,6 +177,7 @@ async fn run_steps(
     let tools = EchoTools {
         hub: &hub,
         names: tool_names.iter().map(|n| (*n).to_owned()).collect(),
+        together: (together > 1).then(|| tokio::sync::Barrier::new(together)),
     };
     let store = Store::open_in_memory().unwrap();
     let conversation = store
@@ -312,6 +251,10 @@ async fn run_steps(
         outcome,
         roles: stored.iter().map(|m| m.message.role).collect(),
         results,
+        thoughts: stored
+            .iter()
+            .filter_map(|m| m.message.thinking().next().map(|t| t.text.clone()))
+            .collect(),
         events: events.into_inner().unwrap(),
     }
 }
@@ -502,6 +445,7 @@ async fn a_recorded_four_step_loop_sends_back_every_step_in_order() {
         Some(ApiChoice::Responses),
         replies,
         &["calculator"],
+        0,
     )
     .await;
     assert!(matches!(run.outcome, Outcome::Done(_)), "{:?}", run.outcome);
@@ -578,6 +522,171 @@ async fn deepseek_gets_reasoning_content_back_on_the_tool_call_message() {
     assert_eq!(tool["tool_call_id"], message["tool_calls"][0]["id"]);
 }
 
+/// Kimi K2 thinking's recorded tool call (on Bedrock; framed as Moonshot's Chat Completions
+/// answer): Moonshot needs the tool-call message's `reasoning_content` back, unchanged, and
+/// its `functions.NAME:N` call id kept as it is.
+#[tokio::test]
+async fn kimi_gets_reasoning_content_back_on_the_tool_call_message() {
+    let first = converse_as_chat(
+        &real("bedrock/pydantic-bedrock-kimi-k2-thinking-reasoning-tool-use.0.json"),
+        "kimi-k2-thinking",
+    );
+    let second = converse_as_chat(
+        &real("bedrock/pydantic-bedrock-kimi-k2-thinking-reasoning-tool-use.1.json"),
+        "kimi-k2-thinking",
+    );
+    let message = &first["choices"][0]["message"];
+    assert!(
+        message["reasoning_content"]
+            .as_str()
+            .unwrap()
+            .contains("get_temperature")
+    );
+    let run = run_loop(
+        &model("moonshot", "kimi-k2-thinking"),
+        Some(ApiChoice::Chat),
+        chat_stream(&first),
+        chat_stream(&second),
+        &["get_temperature"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let messages = run.requests[1]["messages"].as_array().unwrap();
+    let step = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(
+        step["reasoning_content"], message["reasoning_content"],
+        "Kimi needs the reasoning of a tool-call message back, unchanged"
+    );
+    assert_eq!(step["tool_calls"][0]["id"], "functions.get_temperature:0");
+    assert_eq!(
+        step["tool_calls"][0]["function"]["arguments"],
+        message["tool_calls"][0]["function"]["arguments"]
+    );
+    let tool = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(tool["tool_call_id"], "functions.get_temperature:0");
+}
+
+/// Groq's gpt-oss recorded tool call, through a custom provider that follows OpenAI's rules:
+/// its `reasoning` is read as thought, the call goes back with its id and arguments as they
+/// came, and the reasoning does not (OpenAI-style Chat Completions take none back).
+#[tokio::test]
+async fn groq_gets_its_call_back_unchanged_and_no_reasoning() {
+    let recorded = real("groq/pydantic-groq-gpt-oss-reasoning-tool-call-after-error.json");
+    let message = &recorded["choices"][0]["message"];
+    let groq = CustomProvider {
+        id: "custom-groq".into(),
+        name: "Groq".into(),
+        base_url: "https://api.groq.com/openai/v1".into(),
+        protocol: Protocol::OpenaiChat,
+        preset: "openai".into(),
+        needs_key: true,
+    };
+    let model = Catalog::builtin()
+        .with_custom(&[groq])
+        .resolve(Some("custom-groq"), "openai/gpt-oss-120b")
+        .unwrap();
+    let run = run_loop(
+        &model,
+        Some(ApiChoice::Chat),
+        chat_stream(&recorded),
+        Reply::fixture("groq/vercel-groq-qwen3-32b-reasoning-stream.jsonl").unwrap(),
+        &["get_something_by_name"],
+    )
+    .await;
+    assert_loop_shape(&run);
+    let messages = run.requests[1]["messages"].as_array().unwrap();
+    let step = messages.iter().find(|m| m["role"] == "assistant").unwrap();
+    assert_eq!(
+        step["tool_calls"],
+        json!([{
+            "id": message["tool_calls"][0]["id"], "type": "function",
+            "function": message["tool_calls"][0]["function"],
+        }])
+    );
+    assert!(
+        step.get("reasoning").is_none() && step.get("reasoning_content").is_none(),
+        "{step}"
+    );
+    let tool = messages.iter().find(|m| m["role"] == "tool").unwrap();
+    assert_eq!(tool["tool_call_id"], message["tool_calls"][0]["id"]);
+    assert_eq!(
+        run.thoughts[0],
+        message["reasoning"].as_str().unwrap(),
+        "the step's reasoning is kept as its thought"
+    );
+}
+
+/// A step that asks for two calls at once: both run at the same time (neither may finish until
+/// both have started), both results are stored in one `tool` message in the order the model
+/// asked, and the next request answers each call right after the step, in that order.
+#[tokio::test]
+async fn two_calls_in_one_step_run_at_once_and_go_back_in_order() {
+    let mut recorded = deepseek_calling("echo", &json!({ "message": "first" }));
+    let calls = recorded["choices"][0]["message"]["tool_calls"]
+        .as_array_mut()
+        .unwrap();
+    let mut second = calls[0].clone();
+    second["id"] = json!(format!("{}_second", calls[0]["id"].as_str().unwrap()));
+    second["function"]["arguments"] = json!(json!({ "message": "second" }).to_string());
+    calls.push(second);
+    let ids: Vec<Value> = calls.iter().map(|c| c["id"].clone()).collect();
+    let run = run_steps(
+        &model("deepseek", "deepseek-v4-flash"),
+        Some(ApiChoice::Chat),
+        vec![
+            chat_stream(&recorded),
+            Reply::fixture("deepseek/pydantic-deepseek-reasoner-stream.sse").unwrap(),
+        ],
+        &["echo"],
+        2,
+    )
+    .await;
+    assert!(matches!(run.outcome, Outcome::Done(_)), "{:?}", run.outcome);
+    assert_eq!(
+        run.roles,
+        [Role::User, Role::Assistant, Role::Tool, Role::Assistant],
+        "both results in one tool message"
+    );
+    let results: Vec<(&str, String)> = run
+        .results
+        .iter()
+        .map(|r| (r.call_id.as_str(), r.text()))
+        .collect();
+    assert_eq!(results.len(), 2);
+    for ((id, text), (want_id, word)) in results.iter().zip(ids.iter().zip(["first", "second"])) {
+        assert_eq!(*id, want_id.as_str().unwrap());
+        assert!(text.starts_with("Echo: ") && text.contains(word), "{text}");
+    }
+    assert_eq!(
+        run.events,
+        [
+            "started",
+            "step finished",
+            "tool started",
+            "tool started",
+            "tool finished",
+            "tool finished",
+            "next step",
+            "finished"
+        ]
+    );
+    let messages = run.requests[1]["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "tool"]);
+    let sent: Vec<&Value> = messages[1]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["id"])
+        .collect();
+    assert_eq!(sent, ids.iter().collect::<Vec<_>>());
+    assert_eq!(messages[2]["tool_call_id"], ids[0]);
+    assert_eq!(messages[3]["tool_call_id"], ids[1]);
+}
+
 #[tokio::test]
 async fn a_step_limit_answers_the_calls_it_will_not_run_and_stops() {
     let recorded = real("deepseek/pydantic-deepseek-reasoner-tool-calls.json");
@@ -587,6 +696,7 @@ async fn a_step_limit_answers_the_calls_it_will_not_run_and_stops() {
     let tools = EchoTools {
         hub: &hub,
         names: vec!["load_capability".into()],
+        together: None,
     };
     let store = Store::open_in_memory().unwrap();
     let conversation = store

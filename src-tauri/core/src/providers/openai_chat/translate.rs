@@ -23,6 +23,8 @@ struct PendingCall {
     id: String,
     name: String,
     arguments: String,
+    /// `extra_content` as the vendor sent it, returned on the call unchanged.
+    extra: Option<Value>,
 }
 
 /// Whether the answer's text may carry thoughts inline, besides `reasoning_content`.
@@ -200,6 +202,9 @@ impl EventMapper {
             if let Some(id) = call.id {
                 pending.id = id;
             }
+            if let Some(extra) = call.extra_content.filter(|e| !e.is_null()) {
+                pending.extra = Some(extra);
+            }
             if let Some(function) = call.function {
                 if let Some(name) = function.name {
                     pending.name.push_str(&name);
@@ -341,7 +346,13 @@ impl EventMapper {
             let calls: Vec<Value> = self
                 .calls
                 .iter()
-                .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}))
+                .map(|c| {
+                    let mut call = json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}});
+                    if let Some(extra) = &c.extra {
+                        call["extra_content"] = extra.clone();
+                    }
+                    call
+                })
                 .collect();
             message.insert("tool_calls".into(), Value::Array(calls));
         }

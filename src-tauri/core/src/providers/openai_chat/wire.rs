@@ -164,6 +164,10 @@ pub struct ToolCallDelta {
     pub id: Option<String>,
     #[serde(default)]
     pub function: Option<FunctionDelta>,
+    /// Vendor data on the call that must go back with it: Gemini's OpenAI-compatible endpoint
+    /// puts the call's `thought_signature` here (`{"google": {"thought_signature": …}}`).
+    #[serde(default)]
+    pub extra_content: Option<Value>,
 }
 
 #[derive(Debug, Deserialize)]

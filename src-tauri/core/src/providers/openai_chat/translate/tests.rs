@@ -57,3 +57,34 @@ fn calls_come_out_in_index_order_and_too_many_end_the_turn() {
         .count();
     assert_eq!(errors, 1);
 }
+
+/// Gemini's OpenAI-compatible endpoint puts a call's thought signature in `extra_content`
+/// (Google's "Thought signatures" guide, OpenAI compatibility) and rejects the next request
+/// unless it comes back on that call: it is kept in the replay, on its call only.
+#[test]
+fn extra_content_on_a_call_is_kept_on_that_call() {
+    let mut mapper = EventMapper::new(
+        "custom-gemini",
+        "gemini-3-pro-preview",
+        InlineThoughts::None,
+    );
+    let mut out = Vec::new();
+    let signed = json!({"choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [{
+        "extra_content": {"google": {"thought_signature": "Cs4BAdHtim9-signature-A"}},
+        "function": {"arguments": "{\"location\":\"Paris\"}", "name": "get_weather"},
+        "id": "function-call-1", "index": 0, "type": "function"
+    }]}}]});
+    let plain = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{
+        "function": {"arguments": "{\"location\":\"London\"}", "name": "get_weather"},
+        "id": "function-call-2", "index": 1, "type": "function"
+    }]}, "finish_reason": "tool_calls"}]});
+    mapper.on_data(&signed.to_string(), &mut out);
+    mapper.on_data(&plain.to_string(), &mut out);
+    let replay = mapper.finish(&mut out).unwrap();
+    let calls = replay.content["tool_calls"].as_array().unwrap();
+    assert_eq!(
+        calls[0]["extra_content"],
+        json!({"google": {"thought_signature": "Cs4BAdHtim9-signature-A"}})
+    );
+    assert!(calls[1].get("extra_content").is_none());
+}
