@@ -127,13 +127,10 @@ impl Settings {
 
     /// How far a tool loop and its calls may go, within sensible bounds.
     pub fn tool_limits(&self) -> ponder_core::tools::Limits {
-        ponder_core::tools::Limits {
-            max_steps: self.tool_step_limit.clamp(1, 200) as usize,
-            call_timeout: std::time::Duration::from_secs(u64::from(
-                self.tool_timeout_secs.clamp(1, 3600),
-            )),
-            ..ponder_core::tools::LIMITS
-        }
+        ponder_core::tools::Limits::with_user(
+            Some(u64::from(self.tool_step_limit)),
+            Some(u64::from(self.tool_timeout_secs)),
+        )
     }
 
     pub fn base_url(&self, id: &str) -> Option<&str> {

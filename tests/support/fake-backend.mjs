@@ -432,8 +432,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       send({ type: 'thinkingDelta', text: 'The echo tool can say it back.' });
       send({ type: 'thinkingEnd' });
       send({ type: 'toolCall', name: 'echo' });
-      step.parts = [thinkingPart('The echo tool can say it back.', 40), { type: 'toolCall', id: callId, name: 'echo', arguments: args }];
-      c.messages.push({ ...step, status: 'complete', stop: { kind: 'tool_use' } });
+      // Stored with the times a real model would have taken: 4 s, then 10 s in the answer step.
+      step.parts = [thinkingPart('The echo tool can say it back.', 4000), { type: 'toolCall', id: callId, name: 'echo', arguments: args }];
+      c.messages.push({ ...step, status: 'complete', stop: { kind: 'tool_use' }, thinkingMs: 4000 });
       send({ type: 'stepFinished', messageId: step.id });
       send({ type: 'toolStarted', callId, name: 'echo', server, arguments: args });
       send({ type: 'approvalNeeded', callId, server, tool: 'echo', arguments: JSON.stringify({ message: text }, null, 2) });
@@ -450,14 +451,26 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         durationMs: 12,
       };
       const tool = { ...base, id: id('m'), role: 'tool', status: 'complete', parts: [result], stop: null, provider: null, model: null };
-      const answer = { ...base, id: id('m'), status: 'complete', parts: [{ type: 'text', text: denied ? 'I could not run the tool.' : 'The tool said it back.' }], stop: { kind: 'end' } };
+      const thought = denied ? 'The user said no; I will answer without it.' : 'The echo came back; now the answer.';
+      const said = denied ? 'I could not run the tool.' : 'The tool said it back.';
+      const answer = {
+        ...base,
+        id: id('m'),
+        status: 'complete',
+        parts: [thinkingPart(thought, 10000), { type: 'text', text: said }],
+        stop: { kind: 'end' },
+        thinkingMs: 10000,
+      };
       later(20, () => {
         send({ type: 'toolFinished', result });
         c.messages.push(tool);
         send({ type: 'nextStep', toolMessageId: tool.id, messageId: answer.id });
       });
       later(60, () => {
-        send({ type: 'textDelta', text: answer.parts[0].text });
+        send({ type: 'thinkingStart', source: 'thinking' });
+        send({ type: 'thinkingDelta', text: thought });
+        send({ type: 'thinkingEnd' });
+        send({ type: 'textDelta', text: said });
         run.closed = true;
         c.messages.push(answer);
         c.updatedAt = now();

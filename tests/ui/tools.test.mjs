@@ -110,6 +110,12 @@ describe('tools in the UI', () => {
       await card.locator('summary').click();
       assert.match(await page.getByTestId('tool-result').textContent(), /Echo: Say hello with a tool\./);
       assert.equal(await page.getByTestId('message-assistant').count(), 1, 'one answer, not three messages');
+      // Two thinking phases, one per step: each says its own time, the last the turn's too.
+      const panes = page.getByTestId('thought-pane');
+      assert.equal(await panes.count(), 2);
+      assert.match(await panes.nth(0).getByTestId('thought-header').textContent(), /Thought for 4 s(?! · 14 s in all)/);
+      assert.match(await panes.nth(1).getByTestId('thought-header').textContent(), /Thought for 10 s · 14 s in all/);
+      assert.match(await page.getByTestId('message-meta').textContent(), /thought 14 s/);
       await screenshot(page, `ui-tool-card-${theme}`);
       assert.deepEqual(problems, []);
       await page.close();

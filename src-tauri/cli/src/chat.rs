@@ -13,7 +13,7 @@ use ponder_core::run::{
     run_recorded_with_tools,
 };
 use ponder_core::store::{Store, StoreError};
-use ponder_core::tools::{LIMITS, Limits, McpTools};
+use ponder_core::tools::{Limits, McpTools};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -197,13 +197,7 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
     let cancel = CancellationToken::new();
     let mut printer = Printer::new(!args.json);
     let servers = crate::mcp::pick(&app.mcp_servers, &args.tools)?;
-    let limits = Limits {
-        max_steps: app.tool_step_limit.unwrap_or(LIMITS.max_steps).max(1),
-        call_timeout: app.tool_timeout_secs.map_or(LIMITS.call_timeout, |s| {
-            std::time::Duration::from_secs(s.max(1))
-        }),
-        ..LIMITS
-    };
+    let limits = Limits::with_user(app.tool_step_limit, app.tool_timeout_secs);
     let result = runtime.block_on(async {
         let stop = cancel.clone();
         // Ctrl+C cancels the turn and keeps what arrived.
@@ -428,7 +422,7 @@ pub(crate) struct AppSettings {
     reasoning_overrides: Overrides,
     custom_providers: Vec<ponder_core::reasoning::CustomProvider>,
     pub(crate) mcp_servers: Vec<ponder_core::mcp::ServerConfig>,
-    tool_step_limit: Option<usize>,
+    tool_step_limit: Option<u64>,
     tool_timeout_secs: Option<u64>,
 }
 

@@ -30,6 +30,21 @@ pub const LIMITS: Limits = Limits {
     max_image_bytes: 5 * 1024 * 1024,
 };
 
+impl Limits {
+    /// The limits with the user's step limit and call timeout (Settings, or the settings
+    /// file the CLI reads), each kept within bounds a hand-edited file cannot break: a
+    /// loop of 0 steps would never ask, one of millions would never stop.
+    pub fn with_user(steps: Option<u64>, timeout_secs: Option<u64>) -> Self {
+        Self {
+            max_steps: steps.map_or(LIMITS.max_steps, |s| s.clamp(1, 200) as usize),
+            call_timeout: timeout_secs.map_or(LIMITS.call_timeout, |s| {
+                Duration::from_secs(s.clamp(1, 3600))
+            }),
+            ..LIMITS
+        }
+    }
+}
+
 /// Whatever runs the model's calls.
 pub trait ToolHost: Send + Sync {
     /// The tools offered to the model.
@@ -191,6 +206,25 @@ fn bound(result: &mut ToolResult, limits: &Limits) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_users_limits_are_kept_within_bounds() {
+        let cases = [
+            ((None, None), (25, 60)),
+            ((Some(10), Some(5)), (10, 5)),
+            ((Some(0), Some(0)), (1, 1)),
+            ((Some(1_000_000), Some(u64::MAX)), (200, 3600)),
+        ];
+        for ((steps, secs), (want_steps, want_secs)) in cases {
+            let limits = Limits::with_user(steps, secs);
+            assert_eq!(
+                (limits.max_steps, limits.call_timeout.as_secs()),
+                (want_steps, want_secs),
+                "{steps:?} steps, {secs:?} s"
+            );
+            assert_eq!(limits.max_result_chars, LIMITS.max_result_chars);
+        }
+    }
 
     #[test]
     fn long_results_are_cut_with_a_note_and_big_images_named() {
