@@ -2,7 +2,9 @@
 // tested, switched on for a conversation, and called by the model (Claude's recorded thinking
 // + tool use, pointed at the server's echo tool); the user approves the call on its card, the
 // result goes back with the signed thinking block, the answer follows, and after a restart
-// the whole turn is there again.
+// the whole turn is there again. Then the approval card's memory: "Allow for this
+// conversation" asks no more in that conversation, "Always allow" asks nowhere, after a
+// restart too.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { anthropicStream, realRecording } from '../support/recorded.mjs';
 const IDENTIFIER = 'dev.ponder.desktop';
 const EVERYTHING = join(repoRoot, 'tests', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const MESSAGE = 'hello from the model';
+const FINAL = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
 
 let dataHome;
 let keyring;
@@ -35,7 +38,11 @@ before(async () => {
   const toolCall = join(dataHome, 'tool-call.sse');
   writeFileSync(toolCall, anthropicStream(recording, { name: 'echo', input: { message: MESSAGE } }));
   record = join(dataHome, 'anthropic-requests.jsonl');
-  anthropic = await startMockProvider('anthropic/pydantic-sonnet4-thinking-stream.sse', { first: [toolCall], record });
+  // Every turn of this file calls the tool once, then answers: the first test's turn, then
+  // the four turns of the approval test.
+  const answer = join(repoRoot, 'tests', 'fixtures', 'real', FINAL);
+  const loops = Array.from({ length: 5 }, () => [toolCall, answer]).flat();
+  anthropic = await startMockProvider(FINAL, { first: loops, record });
   const appDir = join(dataHome, IDENTIFIER);
   mkdirSync(appDir, { recursive: true });
   writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: anthropic.url } } }));
@@ -90,6 +97,37 @@ async function fill(s, css, value) {
     `const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', { bubbles: true })); return null;`,
     [css, value],
   );
+}
+
+/** A new conversation on the budget model with the everything server's tools on. */
+async function newConversationWithTools(s) {
+  await s.click(await s.waitFind('[data-testid="new-chat"]'));
+  await pickBudgetModelMedium(s);
+  await s.click(await s.waitFind('[data-testid="tools-button"]'));
+  await s.click(await s.waitFind('[data-testid="tools-server"][data-server="everything"] [data-testid="tools-server-toggle"]', 30000));
+  await waitFor(async () => (await textOf(s, '[data-testid="tools-button"]')).includes('1'), 'the server is on');
+  await s.click(await s.waitFind('[data-testid="tools-panel"] .close'));
+}
+
+/** Asks, and waits for the turn to end with `calls` results shown; `answer` clicks that choice on the card first. */
+async function askWithTool(s, text, { answer = null, calls }) {
+  await send(s, text);
+  if (answer) {
+    await s.waitFind('[data-testid="tool-approval"]', 30000);
+    // The card may re-render as the call's events arrive: a click on a replaced node is tried again.
+    await waitFor(
+      async () => {
+        const [button] = await s.findAll(`[data-testid="${answer}"]`);
+        return button ? s.click(button).then(() => true, () => false) : false;
+      },
+      `"${answer}" is clicked`,
+    );
+  }
+  // A call that asked where it should not would wait on its card, and the turn never end.
+  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0 && (await s.findAll('[data-testid="tool-card"]')).length === calls, 'the turn ends', 30000);
+  assert.equal((await s.findAll('[data-testid="tool-approval"]')).length, 0, 'no card is left asking');
+  const cards = await s.findAll('[data-testid="tool-card"]');
+  assert.equal(await s.execute(`return [...document.querySelectorAll('[data-testid="tool-card"]')].at(-1).dataset.state`), 'done', `${cards.length} cards`);
 }
 
 describe('tools in the real app', () => {
@@ -154,5 +192,34 @@ describe('tools in the real app', () => {
     await waitFor(() => serversRunning().length === 0, 'no MCP server outlives the app', 15000).catch(() => {
       throw new Error(`left running: ${serversRunning().join(', ')}`);
     });
+  });
+
+  it('remembers "Allow for this conversation" in the conversation and "Always allow" across restarts', async () => {
+    const before = turns().length;
+    await withApp(async (s) => {
+      // Allowed for this conversation: the next call in it runs without asking.
+      await newConversationWithTools(s);
+      await askWithTool(s, 'Echo something, please.', { answer: 'allow-conversation', calls: 1 });
+      await askWithTool(s, 'And once more.', { calls: 2 });
+
+      // A new conversation asks again; "Always allow" is answered there.
+      await newConversationWithTools(s);
+      await askWithTool(s, 'Echo in a new conversation.', { answer: 'always-allow', calls: 1 });
+    });
+    assert.equal(turns().length - before, 6, 'three turns of two steps each');
+
+    // After a restart: Settings list the tool as always allowed, and a new conversation runs
+    // it without asking.
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await waitFor(async () => (await textOf(s, '.allowed')).includes('everything/echo'), 'the tool is listed as always allowed', 10000);
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+      await newConversationWithTools(s);
+      await askWithTool(s, 'Echo after the restart.', { calls: 1 });
+    });
+    assert.equal(turns().length - before, 8);
+    const last = turns().at(-1);
+    const results = last.messages.at(-1).content.filter((b) => b.type === 'tool_result');
+    assert.equal(results[0].content[0].text, `Echo: ${MESSAGE}`, 'the call ran and its result went back');
   });
 });
