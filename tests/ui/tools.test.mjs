@@ -1,7 +1,8 @@
 // Tools in the built UI, in Chromium, against the fake backend: adding a server in Settings
 // (its secrets to the keyring, not the settings), a server that fails with what it wrote to
 // stderr, the composer's tools control, and a tool call in the thread — its approval card,
-// its result card, the answer, and the same turn read back from the store.
+// its result card, the answer, the same turn read back from the store, and a conversation's
+// tools kept in a profile.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
@@ -144,6 +145,35 @@ describe('tools in the UI', () => {
     assert.equal(await card.getAttribute('data-state'), 'error');
     // A failed call stays open: the user should see why.
     assert.match(await page.getByTestId('tool-result').textContent(), /denied/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('keeps a conversation’s tools in a profile and brings them back with it', async () => {
+    const { page, problems } = await browser.open({
+      backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true } },
+    });
+    const input = page.getByTestId('composer-input');
+    await page.getByTestId('tools-button').click();
+    const panel = page.getByTestId('tools-panel');
+    await panel.locator('[data-testid="tools-server-toggle"]').check();
+    await panel.locator('[data-tool="get-sum"]').uncheck();
+    await panel.locator('.close').click();
+    await input.fill('/profile save with-tools');
+    await input.press('Enter');
+    await page.getByTestId('note').filter({ hasText: 'Saved profile with-tools' }).waitFor();
+
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('tools-button').click();
+    assert.equal(await panel.locator('[data-testid="tools-server-toggle"]').isChecked(), false, 'a new conversation starts without tools');
+    await panel.locator('.close').click();
+    await input.fill('/profile load with-tools');
+    await input.press('Enter');
+    await page.getByTestId('tools-button').filter({ hasText: 'Tools · 1' }).waitFor();
+    await page.getByTestId('tools-button').click();
+    assert.equal(await panel.locator('[data-tool="get-sum"]').isChecked(), false, 'the tool switched off stays off');
+    const saved = await page.evaluate(() => window.__fake.settings().profiles['with-tools'].tools);
+    assert.deepEqual(saved, { servers: ['everything'], off: ['everything/get-sum'], allowed: [] });
     assert.deepEqual(problems, []);
     await page.close();
   });
