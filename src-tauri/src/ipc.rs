@@ -111,6 +111,9 @@ pub struct MessageView {
     pub notes: Vec<String>,
     #[cfg_attr(test, ts(type = "number"))]
     pub created_at: i64,
+    /// The ids of every version of this message (its siblings and itself, oldest first);
+    /// empty when there is only this one.
+    pub versions: Vec<String>,
 }
 
 impl From<&StoredMessage> for MessageView {
@@ -138,6 +141,7 @@ impl From<&StoredMessage> for MessageView {
                 .map(|code| IpcError::provider(code, m.error_message.clone().unwrap_or_default())),
             notes: m.notes.clone(),
             created_at: m.created_at,
+            versions: Vec::new(),
         }
     }
 }
@@ -182,6 +186,7 @@ impl MessageView {
             error: turn.error.as_ref().map(IpcError::from),
             notes,
             created_at: crate::commands::settings::now_ms(),
+            versions: Vec::new(),
         }
     }
 }
@@ -204,8 +209,24 @@ pub struct ConversationView {
     pub messages: Vec<MessageView>,
 }
 
+/// One version of an answer, for the compare view: its figures and its messages (the steps
+/// of a tool loop included), with their thoughts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct VersionView {
+    pub figures: ponder_core::compare::VersionFigures,
+    pub messages: Vec<MessageView>,
+}
+
 impl ConversationView {
-    pub fn new(c: Conversation, messages: &[StoredMessage]) -> Self {
+    /// The conversation with the path it shows; `versions` names the other versions of the
+    /// messages that have them.
+    pub fn new(
+        c: Conversation,
+        messages: &[StoredMessage],
+        versions: &std::collections::HashMap<String, Vec<String>>,
+    ) -> Self {
         Self {
             id: c.id,
             title: c.title,
@@ -216,7 +237,13 @@ impl ConversationView {
             settings: c.settings,
             pinned: c.pinned,
             archived: c.archived,
-            messages: messages.iter().map(MessageView::from).collect(),
+            messages: messages
+                .iter()
+                .map(|m| MessageView {
+                    versions: versions.get(&m.id).cloned().unwrap_or_default(),
+                    ..MessageView::from(m)
+                })
+                .collect(),
         }
     }
 }

@@ -8,6 +8,7 @@ use ts_rs::TS;
 
 use ponder_core::About;
 use ponder_core::chat::{StopReason, ThoughtSource, ToolContent, Usage};
+use ponder_core::compare::VersionFigures;
 use ponder_core::mcp::{ServerConfig, ServerState, ServerStatus, Transport as McpTransport};
 use ponder_core::tools::{Decision, ToolChoice};
 
@@ -33,7 +34,7 @@ use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{
     ConversationView, MessageView, ModelView, PartView, ProviderView, RefreshReport, SendRequest,
-    StreamEvent, TranslatePreview,
+    StreamEvent, TranslatePreview, VersionView,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
 use crate::state::{ProblemFile, Remedy, StartupProblem};
@@ -94,6 +95,8 @@ fn generated() -> String {
         declare::<MessageView>(),
         declare::<ConversationSummary>(),
         declare::<ConversationView>(),
+        declare::<VersionFigures>(),
+        declare::<VersionView>(),
         declare::<SearchHit>(),
         declare::<PurgeReport>(),
         declare::<Exported>(),

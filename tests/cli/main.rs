@@ -6,6 +6,7 @@ mod chat;
 mod history;
 mod mcp;
 mod reasoning;
+mod versions;
 
 fn ponder_cli() -> Command {
     Command::new(ponder_tests::workspace_bin("ponder-cli"))

@@ -127,6 +127,14 @@ describe('chatting in the real app', () => {
         'the edited question is shown',
       );
       await settled(2);
+      // The original is kept as the other version, and comes back with its answer.
+      const questions = () => s.execute(`return [...document.querySelectorAll('[data-testid="message-user"]')].map((e) => e.innerText).join(' | ')`);
+      await waitFor(async () => (await textOf(s, '[data-testid="message-user"] [data-testid="version-count"]')) === '2 / 2', 'the switcher shows two versions');
+      await s.click(await s.waitFind('[data-testid="message-user"] [data-testid="version-previous"]'));
+      await waitFor(async () => (await questions()).includes('Second question.') && !(await questions()).includes('edited'), 'the original is shown again');
+      assert.equal((await s.findAll('[data-testid="message-assistant"]')).length, 2, 'with its answer');
+      await s.click(await s.waitFind('[data-testid="message-user"] [data-testid="version-next"]'));
+      await waitFor(async () => (await questions()).includes('edited'), 'the edit is shown again');
     });
     await withApp(async (s) => {
       await waitFor(async () => (await s.findAll('[data-testid="conversation"]')).length > 0, 'the conversation is listed');
@@ -136,15 +144,22 @@ describe('chatting in the real app', () => {
         'the edit was stored',
       );
     });
-    // The history holds both questions, the second as edited (the thread shows only what fits).
+    // The history holds every version: both second questions, each after the first answer;
+    // a transcript is the path shown, the edited one.
     const cli = (...args) =>
       spawnSync(join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli'), ['--db', join(dataHome, IDENTIFIER, 'ponder.sqlite3'), ...args], {
         encoding: 'utf8',
       });
     const [latest] = JSON.parse(cli('conversations', '--json').stdout);
     const { messages } = JSON.parse(cli('export', latest.id, '--format', 'json').stdout);
-    const questions = messages.filter((m) => m.message.role === 'user').map((m) => m.message.parts[0].text);
-    assert.deepEqual(questions, ['First question.', 'The second question, edited.']);
+    const asked = messages.filter((m) => m.message.role === 'user');
+    assert.deepEqual(
+      asked.map((m) => m.message.parts[0].text),
+      ['First question.', 'Second question.', 'The second question, edited.'],
+    );
+    assert.equal(asked[2].parentId, asked[1].parentId, 'the edit is a version beside the original');
+    const transcript = cli('export', latest.id, '--format', 'md').stdout;
+    assert.ok(transcript.includes('The second question, edited.') && !transcript.includes('Second question.'), transcript);
   });
 
   it('stops mid-stream and keeps the partial answer', async () => {

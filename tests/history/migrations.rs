@@ -31,14 +31,16 @@ fn fill(store: &Store) {
         })
         .unwrap();
     store.set_pinned(&c.id, true).unwrap();
-    store
+    let asked = store
         .append_user(&c.id, "Why do suspension bridges sway?")
         .unwrap();
     let origin = Origin {
         provider: "anthropic".into(),
         model: "claude-sonnet-4-5".into(),
     };
-    let id = store.start_assistant(&c.id, &origin, Choice::HIGH).unwrap();
+    let id = store
+        .start_assistant(&c.id, &asked.id, &origin, Choice::HIGH)
+        .unwrap();
     store
         .finish_assistant(
             &id,
@@ -75,8 +77,10 @@ fn fill(store: &Store) {
             },
         )
         .unwrap();
-    store.append_user(&c.id, "And cables?").unwrap();
-    let failed = store.start_assistant(&c.id, &origin, Choice::HIGH).unwrap();
+    let asked = store.append_user(&c.id, "And cables?").unwrap();
+    let failed = store
+        .start_assistant(&c.id, &asked.id, &origin, Choice::HIGH)
+        .unwrap();
     store
         .finish_assistant(
             &failed,
@@ -105,6 +109,14 @@ fn check(store: &Store) {
     assert!(c.settings.include_in_context);
     let messages = store.messages(&c.id).unwrap();
     assert_eq!(messages.len(), 4);
+    // A history from before messages formed a tree is one branch, shown to its end.
+    assert_eq!(messages[0].parent_id, None);
+    for pair in messages.windows(2) {
+        assert_eq!(pair[1].parent_id.as_deref(), Some(pair[0].id.as_str()));
+    }
+    assert_eq!(c.leaf_id.as_deref(), Some(messages[3].id.as_str()));
+    assert_eq!(store.all_messages(&c.id).unwrap(), messages);
+    assert!(store.versions(&c.id).unwrap().is_empty());
     let answer = &messages[1];
     let blocks: Vec<_> = answer.message.thinking().collect();
     assert_eq!(

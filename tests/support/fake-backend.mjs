@@ -203,6 +203,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     error: null,
     notes: [],
     createdAt: at,
+    versions: [],
   });
   /** @returns {MessageView} */
   const assistantMessage = (parts, at, extra = {}) => ({
@@ -219,6 +220,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     error: null,
     notes: [],
     createdAt: at,
+    versions: [],
     ...extra,
   });
   /** @returns {ConversationView} */
@@ -360,6 +362,45 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   };
   const need = (cid) => conversations.get(cid) ?? fail('notFound', `no conversation ${cid}`);
 
+  // ---- versions ----
+  // A conversation's `messages` are the path it shows. Every other version of a message waits
+  // here with the path that followed it, by the version's id: { parent, tail }.
+  const stashes = new Map();
+  const deleted = new Map();
+  const stashOf = (cid) => stashes.get(cid) ?? stashes.set(cid, new Map()).get(cid);
+  /** Puts the shown path from `at` aside as a version, and cuts it from the thread. */
+  const setAside = (c, at) => {
+    const tail = c.messages.slice(at);
+    if (tail.length === 0) return;
+    stashOf(c.id).set(tail[0].id, { parent: at > 0 ? c.messages[at - 1].id : null, tail });
+    c.messages = c.messages.slice(0, at);
+  };
+  /** Shows the stashed version `mid` in place of the one shown beside it. */
+  const bringIn = (c, mid) => {
+    const entry = stashOf(c.id).get(mid);
+    if (!entry) return;
+    const at = entry.parent === null ? 0 : c.messages.findIndex((m) => m.id === entry.parent) + 1;
+    setAside(c, at);
+    stashOf(c.id).delete(mid);
+    c.messages = [...c.messages, ...entry.tail];
+  };
+  /** The conversation as the backend sends it: each message with the ids of its versions. */
+  const withVersions = (c) => {
+    const out = clone(c);
+    const stash = [...stashOf(c.id).values()];
+    out.messages = out.messages.map((m, i) => {
+      const parent = i > 0 ? out.messages[i - 1].id : null;
+      const others = stash.filter((v) => v.parent === parent).map((v) => v.tail[0]);
+      const order = (v) => Number(v.id.split('-').at(-1)) || 0;
+      const all = [...others, m].sort((a, b) => a.createdAt - b.createdAt || order(a) - order(b));
+      return { ...m, versions: others.length ? all.map((v) => v.id) : [] };
+    });
+    return out;
+  };
+  const holding = (mid) =>
+    [...conversations.values()].find((x) => x.messages.some((m) => m.id === mid) || stashOf(x.id).has(mid) || deleted.has(mid)) ??
+    fail('notFound', 'no such message');
+
   // ---- runs ----
   const THOUGHT = [
     'The user wants to know how many primes there are below 100. ',
@@ -482,23 +523,25 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   /** Calls waiting on their approval card, by `runId/callId`. */
   const approvals = new Map();
 
-  function startRun(c, userMessageId, choice, channel) {
+  /** A run answering `userMessageId`; `origin` is a model for this answer only (a rerun). */
+  function startRun(c, userMessageId, choice, channel, origin = { provider: c.provider, model: c.model }) {
     const runId = id('run');
     const send = channelSender(channel);
-    const m = findModel(c.provider, c.model);
+    const m = findModel(origin.provider, origin.model);
     const message = {
       id: id('m'),
       role: 'assistant',
       status: 'streaming',
       parts: [],
-      provider: c.provider,
-      model: c.model,
+      provider: origin.provider,
+      model: origin.model,
       choice,
       usage: {},
       thinkingMs: null,
       stop: null,
       error: null,
       createdAt: now(),
+      versions: [],
     };
     const failure = fake.next;
     fake.next = null;
@@ -807,7 +850,73 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         .filter((c) => includeArchived || !c.archived)
         .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
         .map(summary),
-    get_conversation: ({ id: cid }) => clone(need(cid)),
+    get_conversation: ({ id: cid }) => withVersions(need(cid)),
+    show_version: ({ messageId }) => {
+      const c = holding(messageId);
+      bringIn(c, messageId);
+      return withVersions(c);
+    },
+    compare_versions: ({ messageId }) => {
+      const c = holding(messageId);
+      const at = c.messages.findIndex((m) => m.id === messageId);
+      const parent = at >= 0 ? (at > 0 ? c.messages[at - 1].id : null) : stashOf(c.id).get(messageId)?.parent ?? null;
+      const shownAt = parent === null ? 0 : c.messages.findIndex((m) => m.id === parent) + 1;
+      const tails = [c.messages.slice(shownAt), ...[...stashOf(c.id).values()].filter((v) => v.parent === parent).map((v) => v.tail)];
+      const sum = (steps, key) => (steps.some((m) => typeof m.usage?.[key] === 'number') ? steps.reduce((n, m) => n + (m.usage?.[key] ?? 0), 0) : null);
+      return tails
+        .filter((tail) => tail.length > 0)
+        .map((tail) => {
+          const end = tail.findIndex((m, i) => i > 0 && m.role === 'user');
+          const turn = end < 0 ? tail : tail.slice(0, end);
+          const steps = turn.filter((m) => m.role === 'assistant');
+          const last = steps.at(-1) ?? turn[0];
+          const thinking = steps.reduce((n, m) => n + (m.thinkingMs ?? 0), 0);
+          return {
+            figures: {
+              id: turn[0].id,
+              provider: turn[0].provider,
+              model: turn[0].model,
+              choice: turn[0].choice,
+              status: last.status,
+              steps: steps.length,
+              thinkingMs: thinking || null,
+              // The fake's answers take their thinking time and a second and a half more.
+              totalMs: thinking + 1500,
+              usage: { input: sum(steps, 'input'), output: sum(steps, 'output'), reasoning: sum(steps, 'reasoning'), cached: sum(steps, 'cached') },
+            },
+            messages: clone(turn),
+          };
+        })
+        .sort((a, b) => a.messages[0].createdAt - b.messages[0].createdAt);
+    },
+    delete_branch: ({ messageId }) => {
+      const c = holding(messageId);
+      const at = c.messages.findIndex((m) => m.id === messageId);
+      if (at >= 0) {
+        setAside(c, at);
+        const gone = stashOf(c.id).get(messageId);
+        stashOf(c.id).delete(messageId);
+        deleted.set(messageId, { cid: c.id, ...gone });
+        // The newest version left beside it is shown.
+        const parent = at > 0 ? c.messages[at - 1].id : null;
+        const beside = [...stashOf(c.id).values()].filter((v) => v.parent === parent).sort((a, b) => b.tail[0].createdAt - a.tail[0].createdAt)[0];
+        if (beside) bringIn(c, beside.tail[0].id);
+      } else if (stashOf(c.id).has(messageId)) {
+        deleted.set(messageId, { cid: c.id, ...stashOf(c.id).get(messageId) });
+        stashOf(c.id).delete(messageId);
+      }
+      return withVersions(c);
+    },
+    restore_branch: ({ messageId }) => {
+      const c = holding(messageId);
+      const gone = deleted.get(messageId);
+      if (gone) {
+        deleted.delete(messageId);
+        stashOf(c.id).set(messageId, { parent: gone.parent, tail: gone.tail });
+        bringIn(c, messageId);
+      }
+      return withVersions(c);
+    },
     create_conversation: ({ provider: pid, model, settings: s }) =>
       clone(conversation('New chat', now(), [], { provider: pid, model, settings: { ...reasoningDefaults(), ...s } })),
     rename_conversation: ({ id: cid, title }) => {
@@ -860,15 +969,24 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     regenerate: ({ messageId, onEvent }) => {
       const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
       const at = c.messages.findIndex((m) => m.id === messageId);
-      c.messages = c.messages.slice(0, at);
+      // The answer and what followed it stay, as the other version.
+      setAside(c, at);
       const user = [...c.messages].reverse().find((m) => m.role === 'user');
       const runId = startRun(c, user?.id ?? '', c.settings.choice, onEvent);
+      return { runId, conversationId: c.id };
+    },
+    rerun: ({ messageId, provider: pid, model, choice, onEvent }) => {
+      const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
+      const at = c.messages.findIndex((m) => m.id === messageId);
+      setAside(c, at);
+      const user = [...c.messages].reverse().find((m) => m.role === 'user');
+      const runId = startRun(c, user?.id ?? '', choice, onEvent, { provider: pid, model });
       return { runId, conversationId: c.id };
     },
     edit_and_resend: ({ messageId, text, onEvent }) => {
       const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
       const at = c.messages.findIndex((m) => m.id === messageId);
-      c.messages = c.messages.slice(0, at);
+      setAside(c, at);
       const user = userMessage(text, now());
       c.messages.push(user);
       const runId = startRun(c, user.id, c.settings.choice, onEvent);

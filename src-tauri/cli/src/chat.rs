@@ -23,72 +23,83 @@ use crate::{Interrupted, Usage};
 pub struct ChatArgs {
     /// The provider: anthropic, openai, google, deepseek, … (`ponder-cli models` lists them).
     #[arg(long)]
-    provider: String,
+    pub(crate) provider: String,
     /// MODEL or MODEL/CHOICE, e.g. claude-sonnet-4-5/med.
     #[arg(long)]
-    model: String,
+    pub(crate) model: String,
     /// Send to this base URL instead of the provider's (a proxy, a local server, a mock).
     #[arg(long, value_name = "URL")]
-    base_url: Option<String>,
+    pub(crate) base_url: Option<String>,
     /// Chat Completions or Responses, where a provider has both.
     #[arg(long, value_enum)]
-    api: Option<ApiArg>,
+    pub(crate) api: Option<ApiArg>,
     /// A system prompt.
     #[arg(long)]
-    system: Option<String>,
+    pub(crate) system: Option<String>,
     /// Print the final assistant message as one JSON object instead of streaming text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Seconds of silence from the provider before giving up.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    idle_timeout: u64,
+    pub(crate) idle_timeout: u64,
     /// Continue this stored conversation (`ponder-cli conversations` lists them); without
     /// it, a new conversation is stored.
     #[arg(long, value_name = "ID")]
-    conversation: Option<String>,
+    pub(crate) conversation: Option<String>,
     /// Show the thoughts but do not keep them in the history.
     #[arg(long)]
-    no_store_thoughts: bool,
+    pub(crate) no_store_thoughts: bool,
     /// The thinking level: default, off, minimal, low, medium,
     /// high, max or a token budget. The same as MODEL/CHOICE.
     #[arg(long, value_name = "LEVEL")]
-    reasoning: Option<String>,
+    pub(crate) reasoning: Option<String>,
     /// A JSON file of reasoning overrides, shaped like `{"providers": {…}}`.
     /// Without it, the desktop app's overrides from its settings are used.
     #[arg(long, value_name = "FILE")]
-    overrides: Option<PathBuf>,
+    pub(crate) overrides: Option<PathBuf>,
     /// KEY=VALUE, repeatable: `reasoning=high`, `caching=none`,
     /// `reasoningAutoStreamLevel=medium`.
     #[arg(long = "override", value_name = "KEY=VALUE")]
-    overrides_inline: Vec<String>,
+    pub(crate) overrides_inline: Vec<String>,
     /// Anthropic prompt caching: `full` keeps the cache marker on the last message, `none`
     /// sends no cache directives.
     #[arg(long, value_enum)]
-    caching: Option<CachingArg>,
+    pub(crate) caching: Option<CachingArg>,
     /// Offer the model the tools of these MCP servers (ids from `ponder-cli mcp list`,
     /// comma-separated or repeated).
     #[arg(long, value_name = "SERVER[,SERVER]", value_delimiter = ',')]
-    tools: Vec<String>,
+    pub(crate) tools: Vec<String>,
     /// Run the model's tool calls without asking.
     #[arg(long)]
-    yes: bool,
+    pub(crate) yes: bool,
     /// The message to send.
-    message: String,
+    pub(crate) message: String,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum CachingArg {
+pub(crate) enum CachingArg {
     Full,
     None,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum ApiArg {
+pub(crate) enum ApiArg {
     Chat,
     Responses,
 }
 
 pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Result<()> {
+    turn(args, None, store, settings_file)
+}
+
+/// One turn: a new question (`answers` none), or another answer to the stored question
+/// `answers` with this model and level for that answer only (a rerun).
+pub(crate) fn turn(
+    args: ChatArgs,
+    answers: Option<&str>,
+    store: &Store,
+    settings_file: &Path,
+) -> anyhow::Result<()> {
     let app = AppSettings::read(settings_file)?;
     let catalog = Catalog::builtin().with_custom(&app.custom_providers);
     let (model_id, mut choice) = catalog
@@ -169,6 +180,8 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
                 ApiArg::Responses => ApiChoice::Responses,
             }),
             base_url: args.base_url.as_deref(),
+            answers,
+            model_once: answers.is_some(),
             ..Ask::default()
         },
     )
@@ -258,11 +271,11 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
         }
         anyhow::Ok(result)
     })?;
-    let (outcome, unsaved) = match result {
-        Ok((_, outcome)) => (outcome, None),
+    let (message_id, outcome, unsaved) = match result {
+        Ok((id, outcome)) => (Some(id), outcome, None),
         Err(RecordError::Unsaved {
             outcome, source, ..
-        }) => (*outcome, Some(source)),
+        }) => (None, *outcome, Some(source)),
         Err(err) => return Err(err.into()),
     };
     eprintln!("conversation {}", conversation.id);
@@ -271,6 +284,7 @@ pub fn chat(args: ChatArgs, store: &Store, settings_file: &Path) -> anyhow::Resu
     if args.json {
         let out = json!({
             "conversation": conversation.id,
+            "message": message_id,
             "provider": model.provider.id,
             "model": model.id,
             "parts": parts_json(&turn.message.parts),

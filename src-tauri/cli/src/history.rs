@@ -180,7 +180,11 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
             ThoughtsArg::Omit => Thoughts::Omit,
         };
         let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
-        let mut messages = store.messages(&id)?;
+        // JSON keeps every version; a transcript is the path the conversation shows.
+        let mut messages = match args.format {
+            Format::Json => store.all_messages(&id)?,
+            Format::Md | Format::Html => store.messages(&id)?,
+        };
         if args.no_tools {
             messages = export::without_tools(&messages);
         }

@@ -4,6 +4,7 @@ mod chat;
 mod history;
 mod mcp;
 mod reasoning;
+mod versions;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,11 @@ enum Command {
     Models(reasoning::ModelsArgs),
     /// Send one message to a provider and stream its thoughts and answer (stored).
     Chat(chat::ChatArgs),
+    /// Answer a stored question again with another model or level; the new answer is kept
+    /// beside the others.
+    Rerun(versions::RerunArgs),
+    /// Every version of an answer side by side: model, level, thinking and total time, tokens.
+    Compare(versions::CompareArgs),
     /// List stored conversations, pinned first, newest first.
     Conversations(history::ConversationsArgs),
     /// Search the history (add --in-thoughts to search what the models thought too).
@@ -169,6 +175,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
         Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
+        Command::Rerun(args) => versions::rerun(args, &store()?, &settings_file()?)?,
+        Command::Compare(args) => versions::compare(args, &store()?)?,
         Command::Mcp(args) => {
             let settings = chat::AppSettings::read(&settings_file()?)?;
             mcp::run(args, &settings.mcp_servers)?

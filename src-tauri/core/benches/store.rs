@@ -325,9 +325,9 @@ fn origin() -> Origin {
 /// A turn written as the app writes it: the user's message, the assistant row as the stream
 /// starts, `flushes` flushes while it streams, the outcome; each its own transaction.
 fn write_turn(store: &Store, conversation: &str, turn: &Turn, flushes: usize) {
-    store.append_user(conversation, &turn.question).unwrap();
+    let asked = store.append_user(conversation, &turn.question).unwrap();
     let id = store
-        .start_assistant(conversation, &origin(), Choice::HIGH)
+        .start_assistant(conversation, &asked.id, &origin(), Choice::HIGH)
         .unwrap();
     let total = turn.thinking.len() + turn.answer.len();
     for k in 1..=flushes {

@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod chat;
+pub mod compare;
 pub mod draft;
 pub mod export;
 pub mod mcp;

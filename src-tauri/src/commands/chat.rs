@@ -37,11 +37,23 @@ pub async fn send_message(
     request: SendRequest,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    start(app, request, None, on_event)
+    start(app, request, Place::Next, on_event)
 }
 
-/// Runs the answer to a question again with the conversation's current model and level: the
-/// old answer (and anything after it) is replaced.
+/// Where a turn goes in the conversation's tree of messages.
+enum Place {
+    /// A new question after what the conversation shows.
+    Next,
+    /// Another version of a stored question (an edit).
+    Replaces(String),
+    /// Another answer to a stored question (a regenerate).
+    Answers(String),
+    /// Another answer to a stored question, with a model and level for that answer only.
+    Rerun(String),
+}
+
+/// Answers a question again with the conversation's current model and level. The new answer
+/// is another version beside the earlier ones, which all stay.
 #[tauri::command]
 pub async fn regenerate(
     app: AppHandle,
@@ -49,23 +61,56 @@ pub async fn regenerate(
     message_id: String,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    let target = state.store()?.message(&message_id)?;
-    let messages = state.store()?.messages(&target.conversation_id)?;
-    let question = messages
+    let question = question_of(&state, &message_id)?;
+    let request = resend(&state, &question.id, question.message.text())?;
+    start(app.clone(), request, Place::Answers(question.id), on_event)
+}
+
+/// Answers a question again with another model and level ("Rerun with…"): another version
+/// beside the others, to compare. The conversation keeps its own model and level.
+#[tauri::command]
+pub async fn rerun(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    message_id: String,
+    provider: String,
+    model: String,
+    choice: ponder_core::reasoning::Choice,
+    on_event: Channel<StreamEvent>,
+) -> Result<Sent, IpcError> {
+    let question = question_of(&state, &message_id)?;
+    let request = SendRequest {
+        provider,
+        model,
+        once: Some(choice),
+        ..resend(&state, &question.id, question.message.text())?
+    };
+    start(app.clone(), request, Place::Rerun(question.id), on_event)
+}
+
+/// The question an answer on the path shown answers.
+fn question_of(
+    state: &AppState,
+    answer_id: &str,
+) -> Result<ponder_core::store::StoredMessage, IpcError> {
+    let target = state.store()?.message(answer_id)?;
+    let shown = state.store()?.messages(&target.conversation_id)?;
+    let at = shown.iter().position(|m| m.id == target.id);
+    shown[..at.unwrap_or(0)]
         .iter()
         .rev()
-        .find(|m| m.seq < target.seq && m.message.role == ponder_core::chat::Role::User)
+        .find(|m| m.message.role == ponder_core::chat::Role::User)
+        .cloned()
         .ok_or_else(|| {
             IpcError::new(
                 IpcErrorCode::InvalidInput,
                 "There is no question before this answer.",
             )
-        })?;
-    let request = resend(&state, &question.id, question.message.text())?;
-    start(app.clone(), request, Some(question.id.clone()), on_event)
+        })
 }
 
-/// Replaces a question (and everything after it) with an edited one, and answers it.
+/// Asks an edited version of a question, and answers it. The original and its answers stay,
+/// as the other version.
 #[tauri::command]
 pub async fn edit_and_resend(
     app: AppHandle,
@@ -75,12 +120,12 @@ pub async fn edit_and_resend(
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let request = resend(&state, &message_id, text)?;
-    start(app.clone(), request, Some(message_id), on_event)
+    start(app.clone(), request, Place::Replaces(message_id), on_event)
 }
 
 /// The request that asks a stored question again of the conversation's model. Nothing is
-/// removed here: the question and what follows it are replaced only in the transaction that
-/// stores the new turn, after the key, settings and model have all been checked.
+/// stored here: the new version is written only once the key, settings and model have all
+/// been checked.
 fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendRequest, IpcError> {
     let question = state.store()?.message(question_id)?;
     let conversation = state.store()?.conversation(&question.conversation_id)?;
@@ -114,12 +159,11 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcE
     Ok(())
 }
 
-/// Checks everything a turn needs, then runs it in a task. `replaces`: the stored question
-/// this one takes the place of (with what follows it).
+/// Checks everything a turn needs, then runs it in a task, at `place` in the conversation.
 fn start(
     app: AppHandle,
     request: SendRequest,
-    replaces: Option<String>,
+    place: Place,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let state = app.state::<AppState>();
@@ -141,7 +185,15 @@ fn start(
             conversation_id: request.conversation_id.as_deref(),
             choice: Some(request.choice),
             once: request.once,
-            replaces: replaces.as_deref(),
+            replaces: match &place {
+                Place::Replaces(id) => Some(id),
+                _ => None,
+            },
+            answers: match &place {
+                Place::Answers(id) | Place::Rerun(id) => Some(id),
+                _ => None,
+            },
+            model_once: matches!(place, Place::Rerun(_)),
             base_url: settings.base_url(&request.provider),
             ..Ask::default()
         },

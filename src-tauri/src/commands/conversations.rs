@@ -120,7 +120,69 @@ pub fn search(
 }
 
 pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
-    let conversation = state.store()?.conversation(id)?;
-    let messages = state.store()?.messages(id)?;
-    Ok(ConversationView::new(conversation, &messages))
+    let store = state.store()?;
+    let conversation = store.conversation(id)?;
+    let messages = store.messages(id)?;
+    let versions = store.versions(id)?;
+    Ok(ConversationView::new(conversation, &messages, &versions))
+}
+
+/// Shows another version of a message (the ‹ 2 / 3 › switcher): the conversation as it
+/// reads through that version.
+#[tauri::command(async)]
+pub fn show_version(
+    state: State<'_, AppState>,
+    message_id: String,
+) -> Result<ConversationView, IpcError> {
+    let conversation = state.store()?.message(&message_id)?.conversation_id;
+    state.store()?.select_version(&message_id)?;
+    view(&state, &conversation)
+}
+
+/// Every version of an answer (the answers to its question), oldest first, with their
+/// figures and thoughts, for the compare view.
+#[tauri::command(async)]
+pub fn compare_versions(
+    state: State<'_, AppState>,
+    message_id: String,
+) -> Result<Vec<crate::ipc::VersionView>, IpcError> {
+    let store = state.store()?;
+    let answer = store.message(&message_id)?;
+    let siblings = store
+        .versions(&answer.conversation_id)?
+        .remove(&answer.id)
+        .unwrap_or_else(|| vec![answer.id.clone()]);
+    let mut out = Vec::new();
+    for id in siblings {
+        let turn = store.turn_of(&id)?;
+        if let Some(figures) = ponder_core::compare::figures(&turn) {
+            out.push(crate::ipc::VersionView {
+                figures,
+                messages: turn.iter().map(crate::ipc::MessageView::from).collect(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Deletes one version of a message and everything that followed it; `restore_branch`
+/// brings it back.
+#[tauri::command(async)]
+pub fn delete_branch(
+    state: State<'_, AppState>,
+    message_id: String,
+) -> Result<ConversationView, IpcError> {
+    let conversation = state.store()?.message(&message_id)?.conversation_id;
+    state.store()?.delete_branch(&message_id)?;
+    view(&state, &conversation)
+}
+
+#[tauri::command(async)]
+pub fn restore_branch(
+    state: State<'_, AppState>,
+    message_id: String,
+) -> Result<ConversationView, IpcError> {
+    let conversation = state.store()?.message(&message_id)?.conversation_id;
+    state.store()?.restore_branch(&message_id)?;
+    view(&state, &conversation)
 }

@@ -42,8 +42,13 @@ pub async fn export_conversation(
     tools: bool,
 ) -> Result<Exported, IpcError> {
     let conversation = state.store()?.conversation(&id)?;
-    let mut messages = state.store()?.messages(&id)?;
-    // JSON keeps everything; a transcript can leave the tool calls out.
+    // JSON keeps everything, every version included; a transcript shows the path the
+    // conversation shows, and can leave the tool calls out.
+    let mut messages = if format == Format::Json {
+        state.store()?.all_messages(&id)?
+    } else {
+        state.store()?.messages(&id)?
+    };
     if !tools && format != Format::Json {
         messages = export::without_tools(&messages);
     }

@@ -48,7 +48,7 @@ export interface Note {
   actions?: NoteAction[];
 }
 
-export type NoteAction = { kind: 'addKey'; provider: string } | { kind: 'openPicker' };
+export type NoteAction = { kind: 'addKey'; provider: string } | { kind: 'openPicker' } | { kind: 'undoDelete'; messageId: string };
 
 export type ThreadItem =
   | { kind: 'message'; key: string; message: MessageView; run: LiveRun | null }
@@ -383,8 +383,8 @@ export class ChatSession {
     if (!sent && this.input === '') this.input = text;
   }
 
-  private beginRun(key: string, choice: Choice | null): LiveRun {
-    return this.runs.begin(key, { provider: this.provider, model: this.model, choice });
+  private beginRun(key: string, choice: Choice | null, model: ModelView | null = null): LiveRun {
+    return this.runs.begin(key, { provider: model?.provider ?? this.provider, model: model?.id ?? this.model, choice });
   }
 
   private onEvent(key: string, event: StreamEvent): void {
@@ -450,6 +450,7 @@ export class ChatSession {
       stop: null,
       error: null,
       createdAt: Date.now(),
+      versions: [],
     };
   }
 
@@ -500,7 +501,7 @@ export class ChatSession {
     }
   }
 
-  private async startOver(kind: 'regenerate' | 'edit', messageId: string, text = ''): Promise<void> {
+  private async startOver(kind: 'regenerate' | 'edit' | 'rerun', messageId: string, text = '', rerun: { model: ModelView; choice: Choice } | null = null): Promise<void> {
     const current = this.current;
     if (!current || this.running) return;
     const key = current.id;
@@ -511,10 +512,15 @@ export class ChatSession {
     this.current = { ...current, messages: kind === 'edit' ? [...kept, this.userMessage(localId, text)] : kept };
     if (kind === 'edit') this.pendingUser.set(key, { localId });
     this.reloadAfter.add(key);
-    this.beginRun(key, this.reasoning.choice);
+    this.beginRun(key, rerun?.choice ?? this.reasoning.choice, rerun?.model ?? null);
     try {
       const onEvent = (event: StreamEvent) => this.onEvent(key, event);
-      const started = kind === 'edit' ? await ipc.editAndResend(messageId, text, onEvent) : await ipc.regenerate(messageId, onEvent);
+      const started =
+        kind === 'edit'
+          ? await ipc.editAndResend(messageId, text, onEvent)
+          : kind === 'rerun' && rerun
+            ? await ipc.rerun(messageId, rerun.model.provider, rerun.model.id, rerun.choice, onEvent)
+            : await ipc.regenerate(messageId, onEvent);
       this.runs.started(key, started.runId);
     } catch (raw) {
       this.runs.drop(key);
@@ -530,8 +536,45 @@ export class ChatSession {
     return this.startOver('regenerate', messageId);
   }
 
+  /** Answers the question again with another model and level, as another version to compare. */
+  rerun(messageId: string, model: ModelView, choice: Choice): Promise<void> {
+    return this.startOver('rerun', messageId, '', { model, choice });
+  }
+
   editAndResend(messageId: string, text: string): Promise<void> {
     return this.startOver('edit', messageId, text);
+  }
+
+  // ---- versions ----
+
+  /** Shows another version of a message (the ‹ 2 / 3 › switcher). */
+  async showVersion(messageId: string): Promise<void> {
+    await this.replaceView(() => ipc.showVersion(messageId));
+  }
+
+  /** Deletes one version and what followed it, with Undo on the note that says so. */
+  async deleteVersion(messageId: string): Promise<void> {
+    if (await this.replaceView(() => ipc.deleteBranch(messageId))) {
+      this.note(['Deleted that version and everything after it.'], 'info', { actions: [{ kind: 'undoDelete', messageId }] });
+    }
+  }
+
+  async restoreVersion(messageId: string, noteId: string | null = null): Promise<void> {
+    if ((await this.replaceView(() => ipc.restoreBranch(messageId))) && noteId) this.dismissNote(noteId);
+  }
+
+  /** Swaps the thread for the path the backend shows now; not while an answer streams into it. */
+  private async replaceView(change: () => Promise<ConversationView>): Promise<boolean> {
+    const current = this.current;
+    if (!current || this.running) return false;
+    try {
+      const view = await change();
+      if (this.current?.id === view.id) this.current = view;
+      return true;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return false;
+    }
   }
 
   /** Stops the answer streaming into the conversation on screen (Esc). */

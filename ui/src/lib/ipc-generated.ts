@@ -249,11 +249,36 @@ export type MessageView = { id: string, role: "user" | "assistant" | "tool", sta
  * What Ponder told the user about the turn when it was sent: how the level was read,
  * warnings, how the history went (a quiet line under the answer).
  */
-notes: Array<string>, createdAt: number, };
+notes: Array<string>, createdAt: number, 
+/**
+ * The ids of every version of this message (its siblings and itself, oldest first);
+ * empty when there is only this one.
+ */
+versions: Array<string>, };
 
 export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, };
 
 export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, };
+
+export type VersionFigures = { 
+/**
+ * The version's first message (its id in the tree).
+ */
+id: string, provider: string | null, model: string | null, choice: Choice | null, 
+/**
+ * How the last step ended.
+ */
+status: MessageStatus, 
+/**
+ * Model steps (more than one when it called tools).
+ */
+steps: number, thinkingMs: number | null, 
+/**
+ * From the request to the last step's end.
+ */
+totalMs: number, usage: Usage, };
+
+export type VersionView = { figures: VersionFigures, messages: Array<MessageView>, };
 
 export type SearchHit = { conversationId: string, conversationTitle: string, messageId: string, 
 /**
@@ -401,6 +426,7 @@ export interface Commands {
   quit: { args: Record<string, never>; result: null };
   send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
   regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
+  rerun: { args: { messageId: string; provider: string; model: string; choice: Choice }; result: Sent; events: StreamEvent };
   edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
   cancel_run: { args: { runId: string }; result: null };
   list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };
@@ -413,6 +439,10 @@ export interface Commands {
   set_conversation_model: { args: { id: string; provider: string; model: string }; result: null };
   set_conversation_settings: { args: { id: string; settings: ReasoningSettings }; result: ConversationView };
   search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };
+  show_version: { args: { messageId: string }; result: ConversationView };
+  compare_versions: { args: { messageId: string }; result: Array<VersionView> };
+  delete_branch: { args: { messageId: string }; result: ConversationView };
+  restore_branch: { args: { messageId: string }; result: ConversationView };
   export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean }; result: Exported };
   import_file: { args: Record<string, never>; result: Imported | null };
   mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };

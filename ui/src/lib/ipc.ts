@@ -139,6 +139,13 @@ export const ipc = {
   listConversations: (includeArchived = false) =>
     call('list_conversations', { includeArchived }),
   getConversation: (id: string) => call('get_conversation', { id }),
+  /** The conversation as it reads through another version of one of its messages. */
+  showVersion: (messageId: string) => call('show_version', { messageId }),
+  /** Deletes one version of a message and what followed it; `restoreBranch` brings it back. */
+  deleteBranch: (messageId: string) => call('delete_branch', { messageId }),
+  /** Every version of an answer with its figures and thoughts, oldest first. */
+  compareVersions: (messageId: string) => call('compare_versions', { messageId }),
+  restoreBranch: (messageId: string) => call('restore_branch', { messageId }),
   createConversation: (provider: string | null, model: string | null, settings: ReasoningSettings) =>
     call('create_conversation', { provider, model, settings }),
   renameConversation: (id: string, title: string) => call('rename_conversation', { id, title }),
@@ -153,6 +160,9 @@ export const ipc = {
     startRun('send_message', { request }, onEvent),
   regenerate: (messageId: string, onEvent: (event: StreamEvent) => void) =>
     startRun('regenerate', { messageId }, onEvent),
+  /** Another answer to the same question with another model and level, beside the others. */
+  rerun: (messageId: string, provider: string, model: string, choice: Choice, onEvent: (event: StreamEvent) => void) =>
+    startRun('rerun', { messageId, provider, model, choice }, onEvent),
   editAndResend: (messageId: string, text: string, onEvent: (event: StreamEvent) => void) =>
     startRun('edit_and_resend', { messageId, text }, onEvent),
   cancelRun: (runId: string) => call('cancel_run', { runId }),

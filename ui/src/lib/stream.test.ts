@@ -32,6 +32,7 @@ function final(over: Partial<MessageView> = {}): MessageView {
     stop: { kind: 'end' },
     error: null,
     createdAt: 1000,
+    versions: [],
     ...over,
   };
 }

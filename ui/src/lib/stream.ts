@@ -93,6 +93,7 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
       stop: null,
       error: null,
       createdAt: now,
+      versions: [],
     },
     plan: null,
     notices: [],

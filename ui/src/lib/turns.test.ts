@@ -18,6 +18,7 @@ function message(id: string, role: MessageView['role'], parts: PartView[], extra
     stop: null,
     error: null,
     createdAt: 0,
+    versions: [],
     ...extra,
   };
 }

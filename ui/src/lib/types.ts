@@ -34,6 +34,8 @@ export type {
   ThoughtVisibility,
   KeyringStatus,
   Usage,
+  VersionFigures,
+  VersionView,
 } from './ipc-generated';
 
 export const THEMES = ['light', 'dark', 'system'] as const satisfies readonly Ipc.Theme[];

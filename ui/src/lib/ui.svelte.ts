@@ -4,7 +4,8 @@ import { SvelteMap } from 'svelte/reactivity';
 import type { AppError } from './ipc';
 import type { ModelView, ThoughtVisibility } from './types';
 
-export type PickerStart = { step: 'model' } | { step: 'level'; model: ModelView };
+/** Where the picker starts; with `rerun`, it picks the model and level to answer that message again with. */
+export type PickerStart = ({ step: 'model' } | { step: 'level'; model: ModelView }) & { rerun?: string };
 
 export interface ConfirmRequest {
   title: string;
@@ -20,6 +21,8 @@ export class Ui {
   /** The provider section the settings panel should bring into view. */
   settingsProvider = $state<string | null>(null);
   reasoningOpen = $state(false);
+  /** The answer whose versions the compare view shows. */
+  compare = $state<string | null>(null);
   confirm = $state<ConfirmRequest | null>(null);
   /** Bumped to ask a component to take focus. */
   focusSearch = $state(0);

@@ -59,6 +59,7 @@ fn stored(conversation_id: &str, seq: i64, message: Message) -> StoredMessage {
         id: format!("{}{seq:02}", &conversation_id[..30]),
         conversation_id: conversation_id.to_owned(),
         seq,
+        parent_id: None,
         status: MessageStatus::Complete,
         message,
         choice: None,
@@ -94,6 +95,7 @@ pub(super) fn primes() -> ConversationRecord {
         settings,
         pinned: true,
         archived: false,
+        leaf_id: None,
     };
 
     let thought = "221 is odd, and its digits sum to 5, so neither 2 nor 3 divides it.\n\
@@ -254,6 +256,7 @@ pub(super) fn hostile() -> ConversationRecord {
         settings: ReasoningSettings::default(),
         pinned: false,
         archived: false,
+        leaf_id: None,
     };
     let mut answer = assistant(
         id,

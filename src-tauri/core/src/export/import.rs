@@ -52,6 +52,8 @@ pub enum ImportError {
         "a message of the conversation {title:?} ({id}) is already in your history; nothing was imported"
     )]
     MessageExists { id: String, title: String },
+    #[error("the file is damaged: {0}")]
+    BrokenTree(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -61,6 +63,7 @@ impl From<InsertError> for ImportError {
         match e {
             InsertError::ConversationExists { id, title } => Self::ConversationExists { id, title },
             InsertError::MessageExists { id, title } => Self::MessageExists { id, title },
+            e @ InsertError::MissingParent { .. } => Self::BrokenTree(e.to_string()),
             InsertError::Store(e) => Self::Store(e),
         }
     }

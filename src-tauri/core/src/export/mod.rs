@@ -79,7 +79,8 @@ pub fn backup_json(store: &Store) -> Result<String, StoreError> {
         // A conversation deleted while the backup runs is simply not in it.
         let record = store.conversation(&summary.id).and_then(|conversation| {
             Ok(ConversationRecord {
-                messages: store.messages(&conversation.id)?,
+                // Every version: the file keeps the whole tree.
+                messages: store.all_messages(&conversation.id)?,
                 conversation,
             })
         });

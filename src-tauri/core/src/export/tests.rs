@@ -293,13 +293,13 @@ fn live_conversation(store: &Store) -> String {
             },
         })
         .unwrap();
-    store.append_user(&conv.id, "Hello?").unwrap();
+    let asked = store.append_user(&conv.id, "Hello?").unwrap();
     let origin = Origin {
         provider: "anthropic".to_owned(),
         model: "claude-sonnet-4-5".to_owned(),
     };
     let id = store
-        .start_assistant(&conv.id, &origin, Choice::HIGH)
+        .start_assistant(&conv.id, &asked.id, &origin, Choice::HIGH)
         .unwrap();
     let block = ThinkingBlock {
         text: "Say hello back.".to_owned(),
@@ -426,16 +426,16 @@ fn tool_loop_conversation(store: &Store) -> String {
             settings: ReasoningSettings::default(),
         })
         .unwrap();
-    store
+    let asked = store
         .append_user(&conv.id, "What time is it in Tokyo?")
         .unwrap();
     let origin = Origin {
         provider: "anthropic".to_owned(),
         model: "claude-sonnet-4-5".to_owned(),
     };
-    let finish = |parts: Vec<Part>, replay: Value, stop: StopReason| {
+    let finish = |after: &str, parts: Vec<Part>, replay: Value, stop: StopReason| {
         let id = store
-            .start_assistant(&conv.id, &origin, Choice::HIGH)
+            .start_assistant(&conv.id, after, &origin, Choice::HIGH)
             .unwrap();
         store
             .finish_assistant(
@@ -455,8 +455,10 @@ fn tool_loop_conversation(store: &Store) -> String {
                 },
             )
             .unwrap();
+        id
     };
-    finish(
+    let step = finish(
+        &asked.id,
         vec![
             Part::Thinking(ThinkingBlock {
                 text: "The time tool knows.".to_owned(),
@@ -474,9 +476,10 @@ fn tool_loop_conversation(store: &Store) -> String {
             {"type": "tool_use", "id": "toolu_1", "name": "get_current_time", "input": {"timezone": "Asia/Tokyo"}}]}),
         StopReason::ToolUse,
     );
-    store
+    let results = store
         .append_tool(
             &conv.id,
+            &step,
             &[ToolResult {
                 call_id: "toolu_1".to_owned(),
                 name: "get_current_time".to_owned(),
@@ -495,6 +498,7 @@ fn tool_loop_conversation(store: &Store) -> String {
         )
         .unwrap();
     finish(
+        &results.id,
         vec![Part::Text {
             text: "It is 3:12 in the morning in Tokyo.".to_owned(),
         }],
@@ -851,4 +855,125 @@ fn dates_durations_and_numbers_read_naturally() {
     assert_eq!(super::thousands(999u32), "999");
     assert_eq!(super::thousands(3_204u32), "3,204");
     assert_eq!(super::thousands(1_234_567u32), "1,234,567");
+}
+
+// ---- The tree of versions ------------------------------------------------------------------
+
+/// A conversation whose second answer was regenerated and whose second question was edited.
+fn versioned(store: &Store) -> String {
+    let c = store
+        .create_conversation(NewConversation::default())
+        .unwrap()
+        .id;
+    let origin = Origin {
+        provider: "anthropic".to_owned(),
+        model: "claude-sonnet-4-5".to_owned(),
+    };
+    let answer = |after: &str, text: &str| {
+        let id = store
+            .start_assistant(&c, after, &origin, Choice::HIGH)
+            .unwrap();
+        store
+            .finish_assistant(
+                &id,
+                &TurnRecord {
+                    status: MessageStatus::Complete,
+                    parts: vec![Part::Text {
+                        text: text.to_owned(),
+                    }],
+                    replay: None,
+                    usage: Usage::default(),
+                    stop: None,
+                    error_code: None,
+                    error_message: None,
+                },
+            )
+            .unwrap();
+        id
+    };
+    let q1 = store.append_user(&c, "How far is the Moon?").unwrap().id;
+    answer(&q1, "About 384,000 km.");
+    answer(&q1, "384,400 km on average.");
+    let q2 = store.append_user(&c, "And the Sun?").unwrap().id;
+    answer(&q2, "About 150 million km.");
+    let edited = store.ask(&c, "And Mars?", Some(&q2)).unwrap().id;
+    answer(&edited, "It varies: 55 to 400 million km.");
+    c
+}
+
+#[test]
+fn the_json_export_keeps_every_version_and_the_path_shown() {
+    let store = Store::open_in_memory().unwrap();
+    let id = versioned(&store);
+    let backup = backup_json(&store).unwrap();
+    let fresh = Store::open_in_memory().unwrap();
+    import(&fresh, backup.as_bytes()).unwrap();
+    assert_eq!(
+        fresh.all_messages(&id).unwrap(),
+        store.all_messages(&id).unwrap()
+    );
+    assert_eq!(fresh.messages(&id).unwrap(), store.messages(&id).unwrap());
+    assert_eq!(fresh.versions(&id).unwrap(), store.versions(&id).unwrap());
+    assert_eq!(
+        fresh.versions(&id).unwrap().len(),
+        4,
+        "two pairs of versions"
+    );
+    // A transcript is the path shown.
+    let conv = store.conversation(&id).unwrap();
+    let md = markdown(&conv, &store.messages(&id).unwrap(), Thoughts::Omit);
+    assert!(
+        md.contains("And Mars?") && !md.contains("And the Sun?"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_file_from_before_versions_reads_as_one_branch() {
+    let store = Store::open_in_memory().unwrap();
+    let id = versioned(&store);
+    let mut file: Value = serde_json::from_str(&backup_json(&store).unwrap()).unwrap();
+    // The shown path, as an older Ponder wrote it: no parents, no leaf.
+    let shown: Vec<String> = store
+        .messages(&id)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    let conversation = &mut file["conversations"][0];
+    conversation["conversation"]
+        .as_object_mut()
+        .unwrap()
+        .remove("leafId");
+    let messages = conversation["messages"].as_array_mut().unwrap();
+    messages.retain(|m| shown.contains(&m["id"].as_str().unwrap().to_owned()));
+    for m in messages.iter_mut() {
+        m.as_object_mut().unwrap().remove("parentId");
+    }
+    let fresh = Store::open_in_memory().unwrap();
+    import(&fresh, file.to_string().as_bytes()).unwrap();
+    let read = fresh.messages(&id).unwrap();
+    assert_eq!(
+        read.iter().map(|m| &m.id).collect::<Vec<_>>(),
+        shown.iter().collect::<Vec<_>>()
+    );
+    assert!(fresh.versions(&id).unwrap().is_empty());
+}
+
+#[test]
+fn a_message_that_follows_one_not_in_the_file_is_refused_with_its_place() {
+    let store = Store::open_in_memory().unwrap();
+    versioned(&store);
+    let mut file: Value = serde_json::from_str(&backup_json(&store).unwrap()).unwrap();
+    file["conversations"][0]["messages"][3]["parentId"] = json!("0000000000000000000000000000dead");
+    let fresh = Store::open_in_memory().unwrap();
+    let err = import(&fresh, file.to_string().as_bytes()).unwrap_err();
+    assert!(
+        err.to_string().contains("0000000000000000000000000000dead"),
+        "{err}"
+    );
+    assert!(
+        fresh.list_conversations(true).unwrap().is_empty(),
+        "nothing half-imported"
+    );
 }

@@ -77,9 +77,12 @@ pub enum RecordedEvent<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct Question<'a> {
     pub text: &'a str,
-    /// A message this question takes the place of, with everything after it (an edit or a
-    /// regenerate). It is removed in the transaction that stores the question, never before.
+    /// A stored question this one is another version of (an edit): it goes beside it, and
+    /// the earlier version keeps its answers.
     pub replaces: Option<&'a str>,
+    /// A stored question this turn answers again (a regenerate, a rerun at another level or
+    /// model): nothing new is asked, and the answer is another version beside the others.
+    pub answers: Option<&'a str>,
 }
 
 impl<'a> Question<'a> {
@@ -87,6 +90,7 @@ impl<'a> Question<'a> {
         Self {
             text,
             replaces: None,
+            answers: None,
         }
     }
 }
@@ -133,14 +137,18 @@ pub async fn run_recorded_with_tools(
     mut on_event: impl FnMut(RecordedEvent<'_>) + Send,
 ) -> Result<(String, Outcome), RecordError> {
     let store = runner.store;
-    let asked = store.ask(conversation_id, question.text, question.replaces)?;
+    let asked = match question.answers {
+        Some(id) => store.question(conversation_id, id)?,
+        None => store.ask(conversation_id, question.text, question.replaces)?,
+    };
     let specs = tools.map(ToolHost::specs).unwrap_or_default();
     request.tools = &specs;
     let origin = Origin {
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),
     };
-    let mut message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+    let mut message_id =
+        store.start_assistant(conversation_id, &asked.id, &origin, request.choice)?;
     on_event(RecordedEvent::Started {
         user_message_id: &asked.id,
         message_id: &message_id,
@@ -149,7 +157,6 @@ pub async fn run_recorded_with_tools(
     loop {
         let outcome = record_step(
             runner,
-            conversation_id,
             &message_id,
             request,
             options,
@@ -188,7 +195,7 @@ pub async fn run_recorded_with_tools(
         } else {
             run_calls(host, &calls, &cancel, &mut on_event).await
         };
-        let tool_message = store.append_tool(conversation_id, &results)?;
+        let tool_message = store.append_tool(conversation_id, &message_id, &results)?;
         let stopped = cancel.is_cancelled();
         if at_limit || stopped {
             let turn = outcome.turn().clone();
@@ -211,7 +218,8 @@ pub async fn run_recorded_with_tools(
             return Ok((message_id, outcome));
         }
         step += 1;
-        message_id = store.start_assistant(conversation_id, &origin, request.choice)?;
+        message_id =
+            store.start_assistant(conversation_id, &tool_message.id, &origin, request.choice)?;
         on_event(RecordedEvent::NextStep {
             tool_message_id: &tool_message.id,
             message_id: &message_id,
@@ -271,7 +279,6 @@ async fn run_calls(
 /// One model step of a stored turn, into the assistant row `message_id` (already written).
 async fn record_step(
     runner: Runner<'_>,
-    conversation_id: &str,
     message_id: &str,
     mut request: TurnRequest<'_>,
     options: RecordOptions,
@@ -288,7 +295,8 @@ async fn record_step(
         store,
     } = runner;
 
-    let history = store.history(conversation_id)?;
+    // The path down to this step's row, whichever version the conversation shows meanwhile.
+    let history = store.history_before(message_id)?;
     let (sent, left_out, context_tokens) = fit_history(&history, &request);
     request.history = sent;
     request.context_tokens = context_tokens;

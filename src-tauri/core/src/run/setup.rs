@@ -24,8 +24,13 @@ pub struct Ask<'a> {
     pub choice: Option<Choice>,
     /// The level for this turn only.
     pub once: Option<Choice>,
-    /// A stored question this one takes the place of, with everything after it.
+    /// A stored question this one is another version of (an edit).
     pub replaces: Option<&'a str>,
+    /// A stored question to answer again (a regenerate, a rerun); `text` is not used.
+    pub answers: Option<&'a str>,
+    /// The model is for this turn only (a rerun with another model): the conversation keeps
+    /// its own.
+    pub model_once: bool,
     /// For this turn, instead of the conversation's own system prompt.
     pub system: Option<&'a str>,
     /// For this turn, instead of the conversation's choice of API.
@@ -47,6 +52,7 @@ pub struct TurnSetup {
     pub overrides: Overrides,
     text: String,
     replaces: Option<String>,
+    answers: Option<String>,
     system: Option<String>,
     api: Option<ApiChoice>,
     base_url: Option<String>,
@@ -73,6 +79,7 @@ impl TurnSetup {
         Question {
             text: &self.text,
             replaces: self.replaces.as_deref(),
+            answers: self.answers.as_deref(),
         }
     }
 }
@@ -102,7 +109,17 @@ pub fn setup(
     overrides: &Overrides,
     ask: Ask<'_>,
 ) -> Result<TurnSetup, SetupError> {
-    let text = ask.text.trim();
+    let again = match ask.answers {
+        Some(id) => {
+            let question = store.message(id)?;
+            if ask.conversation_id != Some(question.conversation_id.as_str()) {
+                return Err(SetupError::Elsewhere);
+            }
+            Some(question.message.text())
+        }
+        None => None,
+    };
+    let text = again.as_deref().unwrap_or(ask.text).trim();
     if text.is_empty() {
         return Err(SetupError::Empty);
     }
@@ -133,7 +150,9 @@ pub fn setup(
     if conversation.title == UNTITLED {
         store.rename_conversation(&conversation.id, &title_from(text))?;
     }
-    store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
+    if !ask.model_once {
+        store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
+    }
     let mut settings = conversation.settings.clone();
     if let Some(choice) = ask.choice
         && choice != settings.choice
@@ -157,6 +176,7 @@ pub fn setup(
         overrides: overrides.clone(),
         text: text.to_owned(),
         replaces: ask.replaces.map(str::to_owned),
+        answers: ask.answers.map(str::to_owned),
         system,
         api,
         base_url: ask.base_url.map(str::to_owned),

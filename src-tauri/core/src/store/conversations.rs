@@ -22,6 +22,9 @@ pub struct Conversation {
     pub settings: ReasoningSettings,
     pub pinned: bool,
     pub archived: bool,
+    /// The last message of the path through the message tree that the conversation shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -48,7 +51,7 @@ pub struct NewConversation {
 }
 
 const COLUMNS: &str =
-    "id, title, created_at, updated_at, provider, model, settings, pinned, archived";
+    "id, title, created_at, updated_at, provider, model, settings, pinned, archived, leaf_id";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<(Conversation, String)> {
     Ok((
@@ -62,6 +65,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(Conversation, String)> {
             settings: ReasoningSettings::default(),
             pinned: row.get::<_, i64>("pinned")? != 0,
             archived: row.get::<_, i64>("archived")? != 0,
+            leaf_id: row.get("leaf_id")?,
         },
         row.get("settings")?,
     ))
@@ -96,7 +100,7 @@ impl Store {
         self.read(|c| {
             let mut stmt = c.prepare(
                 "SELECT c.id, c.title, c.updated_at, c.provider, c.model, c.pinned, c.archived,
-                        (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
+                        (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.deleted_at IS NULL) AS message_count
                    FROM conversations c
                   WHERE ?1 OR c.archived = 0
                   ORDER BY c.pinned DESC, c.updated_at DESC, c.rowid DESC",
@@ -214,6 +218,7 @@ pub(super) fn create_tx(
         settings: new.settings,
         pinned: false,
         archived: false,
+        leaf_id: None,
     })
 }
 

@@ -22,6 +22,14 @@ pub enum InsertError {
     ConversationExists { id: String, title: String },
     #[error("message {id} of the conversation {title:?} is already in your history")]
     MessageExists { id: String, title: String },
+    #[error(
+        "message {id} of the conversation {title:?} follows {parent}, which is not before it in the file"
+    )]
+    MissingParent {
+        id: String,
+        parent: String,
+        title: String,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -81,7 +89,24 @@ fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result
             c.archived
         ],
     )?;
+    // A file written before messages formed a tree names no parents: its messages are one
+    // branch, each following the one before it.
+    let tree = record.messages.iter().any(|m| m.parent_id.is_some());
+    let mut seen = std::collections::HashSet::new();
+    let mut previous: Option<&str> = None;
     for m in &record.messages {
+        let parent = if tree {
+            m.parent_id.as_deref()
+        } else {
+            previous
+        };
+        if let Some(parent) = parent.filter(|p| !seen.contains(p)) {
+            return Err(InsertError::MissingParent {
+                id: m.id.clone(),
+                parent: parent.to_owned(),
+                title: c.title.clone(),
+            });
+        }
         let exists: bool = tx.query_row(
             "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?1)",
             [&m.id],
@@ -93,8 +118,23 @@ fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result
                 title: c.title.clone(),
             });
         }
-        insert_message_tx(tx, &c.id, m)?;
+        insert_message_tx(tx, &c.id, m, parent)?;
+        seen.insert(m.id.as_str());
+        previous = Some(&m.id);
     }
+    // The path the file showed, or its newest message.
+    let leaf = c
+        .leaf_id
+        .as_deref()
+        .filter(|l| seen.contains(l))
+        .or_else(|| {
+            record
+                .messages
+                .iter()
+                .max_by_key(|m| m.seq)
+                .map(|m| m.id.as_str())
+        });
+    super::tree::set_leaf(tx, &c.id, leaf)?;
     Ok(())
 }
 
@@ -102,6 +142,7 @@ fn insert_message_tx(
     tx: &Transaction<'_>,
     conversation_id: &str,
     m: &StoredMessage,
+    parent: Option<&str>,
 ) -> Result<(), InsertError> {
     let (text, thoughts) = texts(&m.message.parts);
     let role = m.message.role.as_str();
@@ -124,9 +165,9 @@ fn insert_message_tx(
         "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, replay,
                                provider, model, choice, input_tokens, output_tokens, reasoning_tokens,
                                cached_tokens, thinking_ms, stop_reason, error_code, error_message,
-                               notes, created_at, updated_at)
+                               notes, created_at, updated_at, parent_id)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                 ?19, ?20, ?21, ?22, ?23)",
+                 ?19, ?20, ?21, ?22, ?23, ?24)",
         params![
             m.id,
             conversation_id,
@@ -150,7 +191,8 @@ fn insert_message_tx(
             m.error_message,
             serde_json::to_string(&m.notes)?,
             m.created_at,
-            m.updated_at
+            m.updated_at,
+            parent
         ],
     )?;
     Ok(())

@@ -50,6 +50,10 @@ pub struct StoredMessage {
     pub id: String,
     pub conversation_id: String,
     pub seq: i64,
+    /// The message this one answers or follows; none for the first message of a
+    /// conversation (or of a file written before messages formed a tree).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_id: Option<String>,
     pub status: MessageStatus,
     pub message: Message,
     /// The thinking choice used for this turn.
@@ -78,10 +82,10 @@ pub struct TurnRecord {
     pub error_message: Option<String>,
 }
 
-const COLUMNS: &str = "id, conversation_id, seq, role, status, parts, replay, provider, model, choice, input_tokens, \
+pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, replay, provider, model, choice, input_tokens, \
      output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
 
-struct Raw {
+pub(super) struct Raw {
     stored: StoredMessage,
     parts: String,
     replay: Option<String>,
@@ -89,7 +93,7 @@ struct Raw {
     notes: String,
 }
 
-fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
+pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
     let role = row
         .get::<_, String>("role")?
         .parse()
@@ -113,6 +117,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
             id: row.get("id")?,
             conversation_id: row.get("conversation_id")?,
             seq: row.get("seq")?,
+            parent_id: row.get("parent_id")?,
             status: MessageStatus::parse(&row.get::<_, String>("status")?),
             message: Message {
                 role,
@@ -144,7 +149,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
     })
 }
 
-fn decode(raw: Raw) -> Result<StoredMessage> {
+pub(super) fn decode(raw: Raw) -> Result<StoredMessage> {
     let mut stored = raw.stored;
     stored.message.parts = serde_json::from_str(&raw.parts)?;
     stored.message.replay = raw
@@ -193,9 +198,9 @@ impl Store {
         self.ask(conversation_id, text, None)
     }
 
-    /// Stores the user's question; with `replaces`, that message and everything after it
-    /// are removed in the same transaction (an edit, a regenerate), so a turn that cannot
-    /// start never costs the history anything.
+    /// Stores the user's question after the message the conversation shows last; with
+    /// `replaces`, as another version of that question (an edit): beside it, below the same
+    /// message. Nothing is removed: the earlier version and its answers stay reachable.
     pub fn ask(
         &self,
         conversation_id: &str,
@@ -204,23 +209,21 @@ impl Store {
     ) -> Result<StoredMessage> {
         let id = new_id();
         self.write(|tx| {
-            if let Some(replaced) = replaces {
-                let seq: i64 = tx
+            let parent = match replaces {
+                Some(replaced) => tx
                     .query_row(
-                        "SELECT seq FROM messages WHERE id = ?1 AND conversation_id = ?2",
+                        "SELECT parent_id FROM messages
+                          WHERE id = ?1 AND conversation_id = ?2 AND role = 'user' AND deleted_at IS NULL",
                         params![replaced, conversation_id],
-                        |r| r.get(0),
+                        |r| r.get::<_, Option<String>>(0),
                     )
                     .optional()?
                     .ok_or_else(|| StoreError::NotFound {
                         what: "message",
                         id: replaced.to_owned(),
-                    })?;
-                tx.execute(
-                    "DELETE FROM messages WHERE conversation_id = ?1 AND seq >= ?2",
-                    params![conversation_id, seq],
-                )?;
-            }
+                    })?,
+                None => super::tree::leaf_of(tx, conversation_id)?,
+            };
             let now = now_ms();
             let parts = vec![Part::Text {
                 text: text.to_owned(),
@@ -230,6 +233,7 @@ impl Store {
                 &NewRow {
                     id: &id,
                     conversation_id,
+                    parent: parent.as_deref(),
                     role: Role::User,
                     status: MessageStatus::Complete,
                     parts: &parts,
@@ -237,16 +241,19 @@ impl Store {
                 },
                 now,
             )?;
+            // The user is looking at what they just asked.
+            super::tree::set_leaf(tx, conversation_id, Some(&id))?;
             touch_tx(tx, conversation_id, now)?;
             Ok(())
         })?;
         self.message(&id)
     }
 
-    /// Stores the results of the tools the assistant's last step called.
+    /// Stores the results of the tools the assistant's step `after` called, below it.
     pub fn append_tool(
         &self,
         conversation_id: &str,
+        after: &str,
         results: &[crate::chat::ToolResult],
     ) -> Result<StoredMessage> {
         let id = new_id();
@@ -258,6 +265,7 @@ impl Store {
                 &NewRow {
                     id: &id,
                     conversation_id,
+                    parent: Some(after),
                     role: Role::Tool,
                     status: MessageStatus::Complete,
                     parts: &parts,
@@ -271,10 +279,13 @@ impl Store {
         self.message(&id)
     }
 
-    /// Writes the assistant row as the stream starts, status `streaming`.
+    /// Writes the assistant row as the stream starts, status `streaming`, below `after` (the
+    /// question, or the tool results of the step before). Another answer to the same
+    /// question is another version of it.
     pub fn start_assistant(
         &self,
         conversation_id: &str,
+        after: &str,
         origin: &Origin,
         choice: Choice,
     ) -> Result<String> {
@@ -286,6 +297,7 @@ impl Store {
                 &NewRow {
                     id: &id,
                     conversation_id,
+                    parent: Some(after),
                     role: Role::Assistant,
                     status: MessageStatus::Streaming,
                     parts: &[],
@@ -431,26 +443,6 @@ impl Store {
         })?)
     }
 
-    /// A conversation's messages in order.
-    pub fn messages(&self, conversation_id: &str) -> Result<Vec<StoredMessage>> {
-        let raws = self.read(|c| {
-            let exists: bool = c.query_row(
-                "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
-                [conversation_id],
-                |r| r.get(0),
-            )?;
-            if !exists {
-                return Err(not_found(conversation_id));
-            }
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM messages WHERE conversation_id = ?1 ORDER BY seq"
-            ))?;
-            let rows = stmt.query_map([conversation_id], from_row)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })?;
-        raws.into_iter().map(decode).collect()
-    }
-
     /// Leftover `streaming` rows (a crash, a kill) become `interrupted`; their text and
     /// thoughts up to the last flush stay.
     ///
@@ -487,6 +479,8 @@ impl Store {
 struct NewRow<'a> {
     id: &'a str,
     conversation_id: &'a str,
+    /// The message it follows; none for a conversation's first.
+    parent: Option<&'a str>,
     role: Role,
     status: MessageStatus,
     parts: &'a [Part],
@@ -498,6 +492,7 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
     let NewRow {
         id,
         conversation_id,
+        parent,
         role,
         status,
         parts,
@@ -510,9 +505,15 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
     )?;
     let (text, thoughts) = texts(parts);
     let role = role.as_str();
+    // A message that goes on from what the conversation shows is shown too; one that goes
+    // on from another branch (a run the user switched away from) is not.
+    let shown = match parent {
+        Some(parent) => super::tree::on_shown_path(tx, conversation_id, parent)?,
+        None => super::tree::leaf_of(tx, conversation_id)?.is_none(),
+    };
     let result = tx.execute(
-        "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, provider, model, choice, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
+        "INSERT INTO messages (id, conversation_id, seq, parent_id, role, status, text, thoughts, parts, provider, model, choice, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?13, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",
         params![
             id,
             conversation_id,
@@ -525,7 +526,8 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
             origin.map(|(o, _)| o.provider.clone()),
             origin.map(|(o, _)| o.model.clone()),
             origin.map(|(_, c)| c.to_string()),
-            now
+            now,
+            parent
         ],
     );
     match result {
@@ -534,21 +536,17 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
         {
             Err(not_found(conversation_id))
         }
-        other => other.map(|_| ()).map_err(Into::into),
+        Err(e) => Err(e.into()),
+        Ok(_) if shown => super::tree::set_leaf(tx, conversation_id, Some(id)),
+        Ok(_) => Ok(()),
     }
 }
 
 impl Store {
-    /// The conversation as it goes back to a provider: user messages, and assistant messages
-    /// that have anything in them (an error with no answer is left out).
+    /// The path the conversation shows as it goes back to a provider: user messages, and the
+    /// others that have anything in them (an error with no answer is left out).
     pub fn history(&self, conversation_id: &str) -> Result<Vec<Message>> {
-        Ok(self
-            .messages(conversation_id)?
-            .into_iter()
-            .filter(|m| m.message.role == Role::User || !m.message.parts.is_empty())
-            .filter(|m| m.status != MessageStatus::Streaming)
-            .map(|m| m.message)
-            .collect())
+        Ok(super::tree::sendable(self.messages(conversation_id)?))
     }
 
     /// Drops the thoughts (text, signatures and provider data, and the replay that carries

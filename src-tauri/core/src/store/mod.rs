@@ -8,6 +8,7 @@ mod messages;
 mod migrations;
 mod owner;
 mod search;
+mod tree;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -158,6 +159,7 @@ impl Store {
             owner,
         };
         store.recover_interrupted()?;
+        store.purge_deleted()?;
         Ok(store)
     }
 

@@ -44,7 +44,7 @@ impl Store {
                    FROM message_search
                    JOIN messages m ON m.rowid = message_search.rowid
                    JOIN conversations c ON c.id = m.conversation_id
-                  WHERE message_search MATCH ?1
+                  WHERE message_search MATCH ?1 AND m.deleted_at IS NULL
                   ORDER BY rank
                   LIMIT ?2",
             )?;

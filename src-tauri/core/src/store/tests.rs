@@ -48,9 +48,9 @@ fn complete_turn(
     thinking: &str,
     reply: &str,
 ) -> String {
-    store.append_user(conversation, question).unwrap();
+    let asked = store.append_user(conversation, question).unwrap();
     let id = store
-        .start_assistant(conversation, &origin(), Choice::MEDIUM)
+        .start_assistant(conversation, &asked.id, &origin(), Choice::MEDIUM)
         .unwrap();
     store
         .finish_assistant(
@@ -172,9 +172,9 @@ fn a_crash_leaves_an_interrupted_message_with_what_was_flushed() {
     let (conversation_id, message_id) = {
         let store = Store::open(&path).unwrap();
         let c = conversation(&store, "crash");
-        store.append_user(&c.id, "go").unwrap();
+        let asked = store.append_user(&c.id, "go").unwrap();
         let id = store
-            .start_assistant(&c.id, &origin(), Choice::HIGH)
+            .start_assistant(&c.id, &asked.id, &origin(), Choice::HIGH)
             .unwrap();
         store
             .flush_assistant(&id, &[thought("half a tho"), answer("half an ans")])

@@ -1,0 +1,284 @@
+//! The message tree. Every version is kept: a regenerated answer is a sibling of the one
+//! before it, an edited question a sibling of the original. A conversation shows one path,
+//! from its first message down to its `leaf_id`; switching to a sibling shows the newest
+//! path below it. Deleting a branch marks it, so it can be brought back, until the history
+//! is next opened an hour or more later.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::conversations::not_found;
+use super::messages::{COLUMNS, StoredMessage, decode, from_row};
+use super::{Result, Store, StoreError, now_ms};
+use crate::chat::{Message, Role};
+
+/// How long a deleted branch can be brought back, at the least.
+const UNDO_FOR_MS: i64 = 60 * 60 * 1000;
+
+/// The path from the first message down to `last` (both included), without deleted rows.
+fn path_to(c: &Connection, last: &str) -> Result<Vec<StoredMessage>> {
+    let mut stmt = c.prepare_cached(&format!(
+        "WITH RECURSIVE path(pid, depth) AS (
+             SELECT ?1, 0
+             UNION ALL
+             SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
+              WHERE m.parent_id IS NOT NULL
+         )
+         SELECT {COLUMNS} FROM messages JOIN path ON messages.id = path.pid
+          WHERE messages.deleted_at IS NULL
+          ORDER BY path.depth DESC"
+    ))?;
+    let rows = stmt.query_map([last], from_row)?;
+    let raws = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    raws.into_iter().map(decode).collect()
+}
+
+pub(super) fn leaf_of(c: &Connection, conversation_id: &str) -> Result<Option<String>> {
+    c.query_row(
+        "SELECT leaf_id FROM conversations WHERE id = ?1",
+        [conversation_id],
+        |r| r.get(0),
+    )
+    .optional()?
+    .ok_or_else(|| not_found(conversation_id))
+}
+
+/// Whether `id` is on the path the conversation shows (the leaf or one of its ancestors).
+pub(super) fn on_shown_path(c: &Connection, conversation_id: &str, id: &str) -> Result<bool> {
+    let Some(leaf) = leaf_of(c, conversation_id)? else {
+        return Ok(false);
+    };
+    if leaf == id {
+        return Ok(true);
+    }
+    Ok(c.query_row(
+        "WITH RECURSIVE path(pid) AS (
+             SELECT ?1
+             UNION ALL
+             SELECT m.parent_id FROM messages m JOIN path ON m.id = path.pid WHERE m.parent_id IS NOT NULL
+         )
+         SELECT EXISTS (SELECT 1 FROM path WHERE pid = ?2)",
+        params![leaf, id],
+        |r| r.get(0),
+    )?)
+}
+
+pub(super) fn set_leaf(c: &Connection, conversation_id: &str, leaf: Option<&str>) -> Result<()> {
+    c.execute(
+        "UPDATE conversations SET leaf_id = ?2 WHERE id = ?1",
+        params![conversation_id, leaf],
+    )?;
+    Ok(())
+}
+
+/// The newest path below `id`: from `id`, the most recent child at each step.
+fn newest_leaf_below(c: &Connection, id: &str) -> Result<String> {
+    let mut leaf = id.to_owned();
+    let mut stmt = c.prepare_cached(
+        "SELECT id FROM messages WHERE parent_id = ?1 AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1",
+    )?;
+    while let Some(child) = stmt
+        .query_row([&leaf], |r| r.get::<_, String>(0))
+        .optional()?
+    {
+        leaf = child;
+    }
+    Ok(leaf)
+}
+
+fn conversation_of(c: &Connection, id: &str) -> Result<(String, Option<String>)> {
+    c.query_row(
+        "SELECT conversation_id, parent_id FROM messages WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?
+    .ok_or_else(|| StoreError::NotFound {
+        what: "message",
+        id: id.to_owned(),
+    })
+}
+
+/// What goes back to a provider of a path: user messages, and the others that have anything
+/// in them and are not still streaming (an error with no answer is left out).
+pub(super) fn sendable(path: Vec<StoredMessage>) -> Vec<Message> {
+    path.into_iter()
+        .filter(|m| m.message.role == Role::User || !m.message.parts.is_empty())
+        .filter(|m| m.status != super::MessageStatus::Streaming)
+        .map(|m| m.message)
+        .collect()
+}
+
+impl Store {
+    /// The path the conversation shows, first message first.
+    pub fn messages(&self, conversation_id: &str) -> Result<Vec<StoredMessage>> {
+        self.read(|c| match leaf_of(c, conversation_id)? {
+            Some(leaf) => path_to(c, &leaf),
+            None => Ok(Vec::new()),
+        })
+    }
+
+    /// Every message of the conversation, every version, in the order they were written.
+    pub fn all_messages(&self, conversation_id: &str) -> Result<Vec<StoredMessage>> {
+        let raws = self.read(|c| {
+            leaf_of(c, conversation_id)?;
+            let mut stmt = c.prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM messages
+                  WHERE conversation_id = ?1 AND deleted_at IS NULL ORDER BY seq"
+            ))?;
+            let rows = stmt.query_map([conversation_id], from_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        raws.into_iter().map(decode).collect()
+    }
+
+    /// The history a turn answering below `message_id` is sent with: the path down to the
+    /// message before it, whatever the conversation shows meanwhile.
+    pub fn history_before(&self, message_id: &str) -> Result<Vec<Message>> {
+        let path = self.read(|c| match conversation_of(c, message_id)?.1 {
+            Some(parent) => path_to(c, &parent),
+            None => Ok(Vec::new()),
+        })?;
+        Ok(sendable(path))
+    }
+
+    /// A stored question of the conversation, to answer again.
+    pub fn question(&self, conversation_id: &str, id: &str) -> Result<StoredMessage> {
+        let message = self.message(id)?;
+        if message.conversation_id != conversation_id || message.message.role != Role::User {
+            return Err(StoreError::NotFound {
+                what: "question",
+                id: id.to_owned(),
+            });
+        }
+        Ok(message)
+    }
+
+    /// For each message that has siblings (other versions), their ids in the order they
+    /// were written, itself included.
+    pub fn versions(&self, conversation_id: &str) -> Result<HashMap<String, Vec<String>>> {
+        let rows: Vec<(String, Option<String>)> = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id, parent_id FROM messages
+                  WHERE conversation_id = ?1 AND deleted_at IS NULL ORDER BY seq",
+            )?;
+            let rows = stmt.query_map([conversation_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        let mut children: HashMap<Option<String>, Vec<String>> = HashMap::new();
+        for (id, parent) in rows {
+            children.entry(parent).or_default().push(id);
+        }
+        let mut out = HashMap::new();
+        for group in children.into_values().filter(|g| g.len() > 1) {
+            for id in &group {
+                out.insert(id.clone(), group.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// A version of an answer as one turn: it and the steps that followed it (tool results,
+    /// later steps) along its newest path, up to the next question.
+    pub fn turn_of(&self, answer_id: &str) -> Result<Vec<StoredMessage>> {
+        let leaf = self.read(|c| newest_leaf_below(c, answer_id))?;
+        let path = self.read(|c| path_to(c, &leaf))?;
+        let start = path
+            .iter()
+            .position(|m| m.id == answer_id)
+            .unwrap_or(path.len());
+        Ok(path[start..]
+            .iter()
+            .take_while(|m| m.id == answer_id || m.message.role != Role::User)
+            .cloned()
+            .collect())
+    }
+
+    /// Shows the version `message_id`: the conversation's path goes through it and down its
+    /// newest branch.
+    pub fn select_version(&self, message_id: &str) -> Result<()> {
+        self.write(|tx| {
+            let (conversation, _) = conversation_of(tx, message_id)?;
+            let leaf = newest_leaf_below(tx, message_id)?;
+            set_leaf(tx, &conversation, Some(&leaf))
+        })
+    }
+
+    /// Deletes the version `message_id` with everything below it. It can be brought back
+    /// with `restore_branch`; the conversation shows the newest version left beside it (or
+    /// the path down to its parent when it was the only one).
+    pub fn delete_branch(&self, message_id: &str) -> Result<()> {
+        self.write(|tx| {
+            let (conversation, parent) = conversation_of(tx, message_id)?;
+            let shown = on_shown_path(tx, &conversation, message_id)?;
+            tx.execute(
+                "WITH RECURSIVE below(bid) AS (
+                     SELECT ?1
+                     UNION ALL
+                     SELECT m.id FROM messages m JOIN below ON m.parent_id = below.bid
+                 )
+                 UPDATE messages SET deleted_at = ?2
+                  WHERE id IN (SELECT bid FROM below) AND deleted_at IS NULL",
+                params![message_id, now_ms()],
+            )?;
+            if shown {
+                let sibling: Option<String> = tx
+                    .query_row(
+                        "SELECT id FROM messages
+                          WHERE conversation_id = ?1 AND parent_id IS ?2 AND deleted_at IS NULL
+                          ORDER BY seq DESC LIMIT 1",
+                        params![conversation, parent],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                let leaf = match sibling.or(parent) {
+                    Some(id) => Some(newest_leaf_below(tx, &id)?),
+                    None => None,
+                };
+                set_leaf(tx, &conversation, leaf.as_deref())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Brings back a branch `delete_branch` took away, and shows it.
+    pub fn restore_branch(&self, message_id: &str) -> Result<()> {
+        self.write(|tx| {
+            let (conversation, _) = conversation_of(tx, message_id)?;
+            let stamp: Option<i64> = tx.query_row(
+                "SELECT deleted_at FROM messages WHERE id = ?1",
+                [message_id],
+                |r| r.get(0),
+            )?;
+            let Some(stamp) = stamp else {
+                return Ok(());
+            };
+            tx.execute(
+                "WITH RECURSIVE below(bid) AS (
+                     SELECT ?1
+                     UNION ALL
+                     SELECT m.id FROM messages m JOIN below ON m.parent_id = below.bid
+                 )
+                 UPDATE messages SET deleted_at = NULL
+                  WHERE id IN (SELECT bid FROM below) AND deleted_at = ?2",
+                params![message_id, stamp],
+            )?;
+            let leaf = newest_leaf_below(tx, message_id)?;
+            set_leaf(tx, &conversation, Some(&leaf))
+        })
+    }
+
+    /// Removes for good the branches deleted more than an hour ago.
+    pub(super) fn purge_deleted(&self) -> Result<usize> {
+        self.write(|tx| {
+            Ok(tx.execute(
+                "DELETE FROM messages WHERE deleted_at IS NOT NULL AND deleted_at < ?1",
+                [now_ms() - UNDO_FOR_MS],
+            )?)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,228 @@
+//! The message tree: every version kept, one path shown, branches deleted with undo.
+
+use crate::chat::{Origin, Part, Role, StopReason, Usage};
+use crate::reasoning::choice::Choice;
+use crate::store::{MessageStatus, NewConversation, SearchScope, Store, TurnRecord};
+
+fn origin() -> Origin {
+    Origin {
+        provider: "anthropic".into(),
+        model: "claude-sonnet-4-5".into(),
+    }
+}
+
+/// An answer below `after`, finished with `text`.
+fn answer(store: &Store, conversation: &str, after: &str, text: &str) -> String {
+    let id = store
+        .start_assistant(conversation, after, &origin(), Choice::HIGH)
+        .unwrap();
+    store
+        .finish_assistant(
+            &id,
+            &TurnRecord {
+                status: MessageStatus::Complete,
+                parts: vec![Part::Text { text: text.into() }],
+                replay: None,
+                usage: Usage::default(),
+                stop: Some(StopReason::End),
+                error_code: None,
+                error_message: None,
+            },
+        )
+        .unwrap();
+    id
+}
+
+fn texts(store: &Store, conversation: &str) -> Vec<String> {
+    store
+        .messages(conversation)
+        .unwrap()
+        .iter()
+        .map(|m| m.message.text())
+        .collect()
+}
+
+/// A conversation of two turns: Q1 → A1, Q2 → A2. Returns its id and the four message ids.
+fn two_turns(store: &Store) -> (String, [String; 4]) {
+    let c = store
+        .create_conversation(NewConversation::default())
+        .unwrap()
+        .id;
+    let q1 = store.append_user(&c, "Q1").unwrap().id;
+    let a1 = answer(store, &c, &q1, "A1");
+    let q2 = store.append_user(&c, "Q2").unwrap().id;
+    let a2 = answer(store, &c, &q2, "A2");
+    (c, [q1, a1, q2, a2])
+}
+
+#[test]
+fn another_answer_is_a_version_beside_the_first_and_both_stay() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, _, q2, a2]) = two_turns(&store);
+    let again = answer(&store, &c, &q2, "A2, again");
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2", "A2, again"]);
+    let versions = store.versions(&c).unwrap();
+    assert_eq!(versions[&again], [a2.clone(), again.clone()]);
+    assert_eq!(versions[&a2], versions[&again]);
+    assert_eq!(versions.len(), 2, "only the versions have versions");
+    assert_eq!(store.all_messages(&c).unwrap().len(), 5);
+
+    store.select_version(&a2).unwrap();
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2", "A2"]);
+    store.select_version(&again).unwrap();
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2", "A2, again"]);
+}
+
+#[test]
+fn an_edited_question_is_a_version_and_the_original_keeps_its_answers() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [q1, a1, q2, _]) = two_turns(&store);
+    let edited = store.ask(&c, "Q2, edited", Some(&q2)).unwrap();
+    assert_eq!(edited.parent_id.as_deref(), Some(a1.as_str()));
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2, edited"]);
+    answer(&store, &c, &edited.id, "A2 to the edit");
+    store.append_user(&c, "Q3").unwrap();
+    assert_eq!(
+        texts(&store, &c),
+        ["Q1", "A1", "Q2, edited", "A2 to the edit", "Q3"]
+    );
+
+    // Back to the original question: its answer is there, below it.
+    store.select_version(&q2).unwrap();
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2", "A2"]);
+    // And forward again: the newest path below the edit, Q3 included.
+    store.select_version(&edited.id).unwrap();
+    assert_eq!(texts(&store, &c).last().unwrap(), "Q3");
+
+    // Editing the first question makes a second root.
+    let first = store.ask(&c, "Q1, edited", Some(&q1)).unwrap();
+    assert_eq!(first.parent_id, None);
+    assert_eq!(texts(&store, &c), ["Q1, edited"]);
+    assert_eq!(store.versions(&c).unwrap()[&q1], [q1.clone(), first.id]);
+}
+
+#[test]
+fn a_question_of_another_conversation_cannot_be_edited_here() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, _) = two_turns(&store);
+    let (_, [other, ..]) = two_turns(&store);
+    assert!(store.ask(&c, "edited", Some(&other)).is_err());
+    assert!(store.question(&c, &other).is_err());
+    assert_eq!(
+        texts(&store, &c),
+        ["Q1", "A1", "Q2", "A2"],
+        "nothing changed"
+    );
+}
+
+#[test]
+fn a_run_on_a_branch_the_user_left_does_not_move_what_is_shown() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, _, q2, a2]) = two_turns(&store);
+    // Two answers run at once below Q2 (a comparison); the user looks at the first.
+    let low = store
+        .start_assistant(&c, &q2, &origin(), Choice::LOW)
+        .unwrap();
+    let high = store
+        .start_assistant(&c, &q2, &origin(), Choice::HIGH)
+        .unwrap();
+    store.select_version(&low).unwrap();
+    // The high run's tool step goes on below it, out of sight.
+    let results = store.append_tool(&c, &high, &[]).unwrap();
+    store
+        .start_assistant(&c, &results.id, &origin(), Choice::HIGH)
+        .unwrap();
+    assert_eq!(store.messages(&c).unwrap().last().unwrap().id, low);
+    // Each run is sent the path down to its own question, whatever is shown.
+    let history = store.history_before(&results.id).unwrap();
+    assert_eq!(
+        history.iter().map(|m| m.role).collect::<Vec<_>>(),
+        [Role::User, Role::Assistant, Role::User]
+    );
+    assert_eq!(store.versions(&c).unwrap()[&a2].len(), 3);
+}
+
+#[test]
+fn a_deleted_branch_can_be_brought_back_and_is_gone_an_hour_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite3");
+    let store = Store::open(&path).unwrap();
+    let (c, [_, _, q2, a2]) = two_turns(&store);
+    let again = answer(&store, &c, &q2, "A2, again");
+    store.append_user(&c, "Q3 after the second answer").unwrap();
+
+    store.delete_branch(&again).unwrap();
+    assert_eq!(
+        texts(&store, &c),
+        ["Q1", "A1", "Q2", "A2"],
+        "the version beside it is shown"
+    );
+    assert!(store.versions(&c).unwrap().is_empty());
+    assert_eq!(store.all_messages(&c).unwrap().len(), 4);
+    assert!(
+        store
+            .search("second", SearchScope::Text, 5)
+            .unwrap()
+            .is_empty(),
+        "a deleted branch is not found"
+    );
+
+    store.restore_branch(&again).unwrap();
+    assert_eq!(
+        texts(&store, &c),
+        ["Q1", "A1", "Q2", "A2, again", "Q3 after the second answer"]
+    );
+    assert_eq!(store.versions(&c).unwrap()[&a2].len(), 2);
+
+    // The only answer deleted: the path ends at its question.
+    store.delete_branch(&again).unwrap();
+    store.delete_branch(&a2).unwrap();
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2"]);
+    // Reopened within the hour, the branches can still come back; an hour on, they are gone.
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.all_messages(&c).unwrap().len(), 3);
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE messages SET deleted_at = deleted_at - 3600001 WHERE deleted_at IS NOT NULL",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert!(store.restore_branch(&a2).is_err(), "gone for good");
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2"]);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
+fn a_version_of_an_answer_is_read_as_its_whole_turn() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, _, q2, a2]) = two_turns(&store);
+    // Another answer that called a tool, then answered.
+    let step = store
+        .start_assistant(&c, &q2, &origin(), Choice::LOW)
+        .unwrap();
+    let results = store.append_tool(&c, &step, &[]).unwrap();
+    let last = answer(&store, &c, &results.id, "after the tool");
+    store.append_user(&c, "Q3").unwrap();
+    let turn: Vec<String> = store
+        .turn_of(&step)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(turn, [step, results.id, last]);
+    assert_eq!(
+        store
+            .turn_of(&a2)
+            .unwrap()
+            .iter()
+            .map(|m| &m.id)
+            .collect::<Vec<_>>(),
+        [&a2]
+    );
+}

@@ -1,0 +1,189 @@
+// Every version kept, in the built UI against the fake backend: regenerate adds an answer
+// beside the first and the ‹ 1 / 2 › switcher moves between them; an edited question is a
+// version of the original, whose answers come back with it; a deleted version comes back
+// with Undo; "Rerun with…" answers again with another model and level; the compare view shows
+// the answers side by side and goes on from the one picked.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+
+import { screenshot, startBrowser } from '../support/ui-page.mjs';
+
+const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+
+let browser;
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function send(page, text) {
+  const input = page.getByTestId('composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** The id of the answer shown, as the backend knows it. */
+const answerShown = (page) =>
+  page.evaluate(() => {
+    const [c] = [...window.__fake.conversations.values()];
+    return c.messages.filter((m) => m.role === 'assistant').at(-1)?.id ?? null;
+  });
+
+const countOf = async (locator) => (await locator.getByTestId('version-count').textContent()).trim();
+
+describe('versions of a message', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`regenerate keeps both answers and the switcher moves between them (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: DEFAULTS } });
+      await send(page, 'First try');
+      await page.getByTestId('message-meta').waitFor();
+      const first = await answerShown(page);
+      assert.equal(await page.getByTestId('versions').count(), 0, 'one answer, no switcher');
+
+      await page.getByTestId('regenerate').click();
+      const answer = page.getByTestId('message-assistant');
+      await answer.getByTestId('versions').waitFor();
+      assert.equal(await countOf(answer), '2 / 2');
+      const second = await answerShown(page);
+      assert.notEqual(second, first);
+      assert.equal(await answer.count(), 1, 'one answer shown at a time');
+      await screenshot(page, `ui-versions-${theme}`);
+
+      await answer.getByTestId('version-previous').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="version-count"]')?.textContent.trim() === '1 / 2');
+      assert.equal(await answerShown(page), first);
+      assert.equal(await answer.getByTestId('version-previous').isDisabled(), true);
+      await answer.getByTestId('version-next').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="version-count"]')?.textContent.trim() === '2 / 2');
+      assert.equal(await answerShown(page), second);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('an edited question is a version; the original comes back with its answer', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS } });
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    const firstAnswer = await answerShown(page);
+    await page.getByTestId('message-user').hover();
+    await page.getByTestId('edit-message').click();
+    await page.getByTestId('edit-input').fill('Second try');
+    await page.getByTestId('edit-send').click();
+    const user = page.getByTestId('message-user');
+    await user.getByTestId('versions').waitFor();
+    assert.equal((await user.locator('.bubble').textContent()).trim(), 'Second try');
+    assert.equal(await countOf(user), '2 / 2');
+
+    await user.getByTestId('version-previous').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="message-user"] .bubble')?.textContent.trim() === 'First try');
+    assert.equal(await answerShown(page), firstAnswer, 'the original question keeps its answer');
+    assert.equal(await page.getByTestId('message-assistant').count(), 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('deletes the version shown, shows the one beside it, and Undo brings it back', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS } });
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    const first = await answerShown(page);
+    await page.getByTestId('regenerate').click();
+    const answer = page.getByTestId('message-assistant');
+    await answer.getByTestId('versions').waitFor();
+    const second = await answerShown(page);
+
+    await answer.getByTestId('version-delete').click();
+    await page.getByTestId('note').filter({ hasText: 'Deleted that version' }).waitFor();
+    assert.equal(await answerShown(page), first, 'the version beside it is shown');
+    assert.equal(await page.getByTestId('versions').count(), 0, 'one version left');
+
+    await page.getByTestId('note-undo').click();
+    await answer.getByTestId('versions').waitFor();
+    assert.equal(await answerShown(page), second, 'the deleted version is back, and shown');
+    assert.equal(await countOf(answer), '2 / 2');
+    assert.equal(await page.getByTestId('note').filter({ hasText: 'Deleted that version' }).count(), 0, 'the note goes with the undo');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('reruns an answer with another model and level, beside the first, and keeps the conversation’s own', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS, keys: { anthropic: true } } });
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    const before = (await page.getByTestId('model-button').textContent()).trim();
+    await page.getByTestId('rerun').click();
+    await page.getByTestId('picker-rerun').waitFor();
+    await page.getByTestId('picker-filter').fill('haiku 4.5');
+    await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
+    await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+    const answer = page.getByTestId('message-assistant');
+    await answer.getByTestId('versions').waitFor();
+    assert.equal(await countOf(answer), '2 / 2');
+    assert.match(await answer.getByTestId('message-meta').textContent(), /claude-haiku-4-5 · high/);
+    const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'rerun')?.args);
+    assert.deepEqual({ provider: call.provider, model: call.model, choice: call.choice }, { provider: 'anthropic', model: 'claude-haiku-4-5', choice: 'high' });
+    assert.equal((await page.getByTestId('model-button').textContent()).trim(), before, 'the conversation keeps its model and level');
+    await answer.getByTestId('version-previous').click();
+    await page.waitForFunction(() => /claude-sonnet-4-5 · medium/.test(document.querySelector('[data-testid="message-meta"]')?.textContent ?? ''));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  for (const theme of ['light', 'dark']) {
+    it(`compares the answers side by side and goes on from the one picked (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: DEFAULTS, keys: { anthropic: true } } });
+      await send(page, 'First try');
+      await page.getByTestId('message-meta').waitFor();
+      const first = await answerShown(page);
+      await page.getByTestId('rerun').click();
+      await page.getByTestId('picker-filter').fill('haiku 4.5');
+      await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
+      await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+      const answer = page.getByTestId('message-assistant');
+      await answer.getByTestId('versions').waitFor();
+      const second = await answerShown(page);
+
+      await answer.getByTestId('version-compare').click();
+      const view = page.getByTestId('compare-view');
+      const columns = view.getByTestId('compare-column');
+      await columns.nth(1).waitFor();
+      assert.equal(await columns.count(), 2);
+      // Oldest first: the medium answer, then the rerun at high, each with what its level meant.
+      assert.equal(await columns.nth(0).getByTestId('compare-level').textContent(), 'medium — 43,008 tokens');
+      assert.equal(await columns.nth(1).getByTestId('compare-level').textContent(), 'high — 32,000 tokens');
+      assert.match(await columns.nth(0).locator('.model').textContent(), /Claude Sonnet 4\.5/);
+      assert.match(await columns.nth(1).locator('.model').textContent(), /Claude Haiku 4\.5/);
+      for (const i of [0, 1]) {
+        assert.match(await columns.nth(i).getByTestId('compare-thinking').textContent(), /^\d+ s$/);
+        assert.match(await columns.nth(i).getByTestId('compare-output').textContent(), /^[\d,]+$/);
+        assert.match(await columns.nth(i).getByTestId('compare-answer').textContent(), /25 primes/);
+        assert.ok((await columns.nth(i).getByTestId('compare-thoughts').textContent()).length > 20, 'the thoughts are shown');
+      }
+      // The shown one is marked; the other can be picked.
+      assert.equal(await columns.nth(1).getByTestId('compare-use').count(), 0);
+      await screenshot(page, `ui-compare-${theme}`);
+
+      // Scrolling one column's thoughts scrolls the other's (both made short enough to scroll).
+      await view.evaluate((el) => el.querySelectorAll('[data-testid="compare-thoughts"]').forEach((t) => (t.style.maxHeight = '60px')));
+      await columns.nth(0).getByTestId('compare-thoughts').evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+        el.dispatchEvent(new Event('scroll'));
+      });
+      const other = await columns.nth(1).getByTestId('compare-thoughts').evaluate((el) => ({ top: el.scrollTop, room: el.scrollHeight - el.clientHeight }));
+      assert.ok(other.room > 0 && other.top >= other.room - 1, `the other column followed: ${JSON.stringify(other)}`);
+
+      await columns.nth(0).getByTestId('compare-use').click();
+      await view.waitFor({ state: 'detached' });
+      await page.waitForFunction(() => document.querySelector('[data-testid="version-count"]')?.textContent.trim() === '1 / 2');
+      assert.equal(await answerShown(page), first);
+      assert.notEqual(first, second);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});
