@@ -122,6 +122,12 @@ async fn a_rerun_is_another_version_and_compare_shows_each_ones_figures() {
         rows.iter()
             .all(|r| r["usage"]["output"].as_u64().unwrap() > 0)
     );
+    // Each answer's start was measured, and its cost worked out from the listed prices.
+    assert!(rows.iter().all(|r| r["firstTokenMs"].is_u64()), "{rows:?}");
+    assert!(
+        rows.iter().all(|r| r["cost"].as_f64().unwrap() > 0.0),
+        "{rows:?}"
+    );
     let table = run(&db, &["compare", &answer]);
     let table = String::from_utf8(table.stdout).unwrap();
     assert!(table.starts_with("#  model"), "{table}");

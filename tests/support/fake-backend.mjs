@@ -879,10 +879,13 @@ export function installFakeBackend(win, mockIPC, options = {}) {
               choice: turn[0].choice,
               status: last.status,
               steps: steps.length,
+              // The fake's answers start after 0.4 s and take their thinking time and 1.5 s more.
+              firstTokenMs: 400,
               thinkingMs: thinking || null,
-              // The fake's answers take their thinking time and a second and a half more.
               totalMs: thinking + 1500,
               usage: { input: sum(steps, 'input'), output: sum(steps, 'output'), reasoning: sum(steps, 'reasoning'), cached: sum(steps, 'cached') },
+              // Claude Sonnet 4.5's prices: $3 and $15 per million tokens.
+              cost: ((sum(steps, 'input') ?? 0) * 3 + (sum(steps, 'output') ?? 0) * 15) / 1e6,
             },
             messages: clone(turn),
           };

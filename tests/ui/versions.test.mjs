@@ -161,6 +161,8 @@ describe('versions of a message', () => {
       for (const i of [0, 1]) {
         assert.match(await columns.nth(i).getByTestId('compare-thinking').textContent(), /^\d+ s$/);
         assert.match(await columns.nth(i).getByTestId('compare-output').textContent(), /^[\d,]+$/);
+        assert.equal(await columns.nth(i).getByTestId('compare-first').textContent(), '0.4 s');
+        assert.equal(await columns.nth(i).getByTestId('compare-cost').textContent(), '$0.03');
         assert.match(await columns.nth(i).getByTestId('compare-answer').textContent(), /25 primes/);
         assert.ok((await columns.nth(i).getByTestId('compare-thoughts').textContent()).length > 20, 'the thoughts are shown');
       }

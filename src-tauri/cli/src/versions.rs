@@ -132,7 +132,7 @@ pub fn compare(args: CompareArgs, store: &Store) -> anyhow::Result<()> {
     }
     let cell = |n: Option<u32>| n.map_or_else(|| "—".to_owned(), |n| n.to_string());
     let secs = |ms: u64| format!("{:.1} s", ms as f64 / 1000.0);
-    let table: Vec<[String; 9]> = rows
+    let table: Vec<[String; 11]> = rows
         .iter()
         .enumerate()
         .map(|(i, f)| {
@@ -140,12 +140,14 @@ pub fn compare(args: CompareArgs, store: &Store) -> anyhow::Result<()> {
                 format!("{}", i + 1),
                 f.model.clone().unwrap_or_else(|| "—".into()),
                 f.choice.map_or_else(|| "—".into(), |c| c.to_string()),
+                f.first_token_ms.map_or_else(|| "—".into(), secs),
                 f.thinking_ms.map_or_else(|| "—".into(), secs),
                 secs(f.total_ms),
                 cell(f.usage.input),
                 cell(f.usage.output),
                 cell(f.usage.reasoning),
                 cell(f.usage.cached),
+                f.cost.map_or_else(|| "—".into(), |c| format!("${c:.4}")),
             ]
         })
         .collect();
@@ -153,12 +155,14 @@ pub fn compare(args: CompareArgs, store: &Store) -> anyhow::Result<()> {
         "#",
         "model",
         "level",
+        "first",
         "thought",
         "total",
         "in",
         "out",
         "reasoning",
         "cached",
+        "cost",
     ];
     let widths: Vec<usize> = (0..head.len())
         .map(|c| {

@@ -272,11 +272,19 @@ status: MessageStatus,
 /**
  * Model steps (more than one when it called tools).
  */
-steps: number, thinkingMs: number | null, 
+steps: number, 
+/**
+ * From the request to the first thought, text or call.
+ */
+firstTokenMs: number | null, thinkingMs: number | null, 
 /**
  * From the request to the last step's end.
  */
-totalMs: number, usage: Usage, };
+totalMs: number, usage: Usage, 
+/**
+ * US dollars, where the model's prices are known.
+ */
+cost: number | null, };
 
 export type VersionView = { figures: VersionFigures, messages: Array<MessageView>, };
 

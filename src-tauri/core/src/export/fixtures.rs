@@ -65,6 +65,7 @@ fn stored(conversation_id: &str, seq: i64, message: Message) -> StoredMessage {
         choice: None,
         usage: Usage::default(),
         thinking_ms: None,
+        first_token_ms: None,
         stop: None,
         error_code: None,
         error_message: None,

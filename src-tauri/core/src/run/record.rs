@@ -339,7 +339,19 @@ async fn record_step(
         }
     };
     let on_event = Mutex::new(on_event);
+    let first_token: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     let run = run_turn_into(client, config, request, cancel, &draft, |event| {
+        if let RunEvent::Chat(
+            ChatEvent::ThinkingDelta { .. }
+            | ChatEvent::ThinkingRedacted { .. }
+            | ChatEvent::TextDelta { .. }
+            | ChatEvent::ToolCall(_),
+        ) = &event
+        {
+            first_token.get_or_init(|| {
+                u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX)
+            });
+        }
         if let RunEvent::Chat(chat) = &event {
             let mut flush = lock(&flush);
             flush.dirty = true;
@@ -430,6 +442,10 @@ async fn record_step(
         };
         attempt += 1;
         tokio::time::sleep(*wait).await;
+    }
+    if let Some(ms) = first_token.get() {
+        // A figure for comparing answers: not worth failing a stored answer over.
+        let _ = store.set_first_token(message_id, *ms);
     }
     Ok(outcome)
 }

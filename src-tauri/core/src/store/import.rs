@@ -165,9 +165,9 @@ fn insert_message_tx(
         "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, replay,
                                provider, model, choice, input_tokens, output_tokens, reasoning_tokens,
                                cached_tokens, thinking_ms, stop_reason, error_code, error_message,
-                               notes, created_at, updated_at, parent_id)
+                               notes, created_at, updated_at, parent_id, first_token_ms)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                 ?19, ?20, ?21, ?22, ?23, ?24)",
+                 ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
         params![
             m.id,
             conversation_id,
@@ -192,7 +192,9 @@ fn insert_message_tx(
             serde_json::to_string(&m.notes)?,
             m.created_at,
             m.updated_at,
-            parent
+            parent,
+            m.first_token_ms
+                .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))
         ],
     )?;
     Ok(())

@@ -60,6 +60,9 @@ pub struct StoredMessage {
     pub choice: Option<Choice>,
     pub usage: Usage,
     pub thinking_ms: Option<u64>,
+    /// From the request to the first thought, text or call that came back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_token_ms: Option<u64>,
     pub stop: Option<StopReason>,
     pub error_code: Option<String>,
     pub error_message: Option<String>,
@@ -83,7 +86,7 @@ pub struct TurnRecord {
 }
 
 pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, replay, provider, model, choice, input_tokens, \
-     output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
+     output_tokens, reasoning_tokens, cached_tokens, thinking_ms, first_token_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
 
 pub(super) struct Raw {
     stored: StoredMessage,
@@ -134,6 +137,9 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
             },
             thinking_ms: row
                 .get::<_, Option<i64>>("thinking_ms")?
+                .and_then(|n| u64::try_from(n).ok()),
+            first_token_ms: row
+                .get::<_, Option<i64>>("first_token_ms")?
                 .and_then(|n| u64::try_from(n).ok()),
             stop: None,
             error_code: row.get("error_code")?,
@@ -348,6 +354,17 @@ impl Store {
             Ok(())
         })?;
         Ok(message)
+    }
+
+    /// How long the answer took to start.
+    pub fn set_first_token(&self, id: &str, ms: u64) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE messages SET first_token_ms = ?2 WHERE id = ?1",
+                params![id, i64::try_from(ms).unwrap_or(i64::MAX)],
+            )?;
+            Ok(())
+        })
     }
 
     /// Keeps what Ponder told the user about a turn as it was sent, with the message.
