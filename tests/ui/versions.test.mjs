@@ -159,7 +159,7 @@ describe('versions of a message', () => {
       assert.match(await columns.nth(0).locator('.model').textContent(), /Claude Sonnet 4\.5/);
       assert.match(await columns.nth(1).locator('.model').textContent(), /Claude Haiku 4\.5/);
       for (const i of [0, 1]) {
-        assert.match(await columns.nth(i).getByTestId('compare-thinking').textContent(), /^\d+ s$/);
+        assert.match(await columns.nth(i).getByTestId('compare-thinking').textContent(), /^\d+\.\d s$/);
         assert.match(await columns.nth(i).getByTestId('compare-output').textContent(), /^[\d,]+$/);
         assert.equal(await columns.nth(i).getByTestId('compare-first').textContent(), '0.4 s');
         assert.equal(await columns.nth(i).getByTestId('compare-cost').textContent(), '$0.03');
