@@ -438,6 +438,89 @@ fn an_import_whose_level_is_unknown_is_refused_and_says_why() {
     assert!(err.contains("unknown thinking choice \"ultra\""), "{err}");
 }
 
+/// ChatGPT's and Claude's data exports import from the command line like Ponder's own, and
+/// the imported branches can be compared.
+#[test]
+fn chatgpt_and_claude_exports_import_and_their_versions_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
+    let run = |args: &[&str]| {
+        ponder_cli()
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (file, said) in [
+        (
+            "chatgpt-conversations.json",
+            "Imported 1 conversation(s) with 5 message(s).",
+        ),
+        (
+            "claude-conversations.json",
+            "Imported 2 conversation(s) with 8 message(s).",
+        ),
+    ] {
+        let out = run(&["import", fixtures.join(file).to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), said);
+    }
+    let listed: Value = serde_json::from_slice(&run(&["conversations", "--json"]).stdout).unwrap();
+    let chatgpt = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["title"] == "Primes and a regenerated answer")
+        .unwrap();
+    let exported: Value = serde_json::from_slice(
+        &run(&[
+            "export",
+            chatgpt["id"].as_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    let answer = exported["messages"][1]["id"].as_str().unwrap().to_owned();
+    let rows: Value = serde_json::from_slice(&run(&["compare", &answer, "--json"]).stdout).unwrap();
+    let models: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        models,
+        ["o3", "gpt-4o"],
+        "the regenerated answer is a version"
+    );
+    assert_eq!(rows[0]["thinkingMs"], 12_000);
+
+    // A damaged export says where, and imports nothing.
+    let broken = dir.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        r#"[{"uuid": "x", "chat_messages": [{"uuid": "m"}]}]"#,
+    )
+    .unwrap();
+    let out = run(&["import", broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[0].chat_messages[0].sender"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: Value = serde_json::from_slice(&run(&["conversations", "--json"]).stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 3);
+}
+
 /// What a conversation keeps from the desktop app — its system prompt and, for OpenAI, the
 /// choice of Chat Completions — is what `ponder-cli chat --conversation` sends, and a flag
 /// given on the command line wins over it.

@@ -91,7 +91,8 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
     Ok(bytes)
 }
 
-/// Imports a `ponder-conversation` or `ponder-backup` file, all or nothing.
+/// Imports a `ponder-conversation` or `ponder-backup` file, or a ChatGPT or Claude data export
+/// (`conversations.json`), all or nothing.
 pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
     let records = parse(bytes)?;
     store.insert_records(&records)?;
@@ -114,6 +115,12 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
         serde_json::error::Category::Eof => ImportError::Truncated { line: e.line() },
         _ => ImportError::NotJson(e.to_string()),
     })?;
+    // A list of conversations: another app's export (ChatGPT's or Claude's).
+    if let Value::Array(items) = &value {
+        let records = super::foreign::records(items)?;
+        check(&records)?;
+        return Ok(records);
+    }
     let Value::Object(mut top) = value else {
         return Err(ImportError::NotPonder(format!(
             "it holds {}, not an object with a \"format\"",

@@ -6,6 +6,7 @@
 //! ended. JSON keeps everything (signatures, provider data, replay, usage, settings, ids,
 //! timestamps), so an imported conversation can be continued with the same provider.
 
+mod foreign;
 mod html;
 mod import;
 mod json;

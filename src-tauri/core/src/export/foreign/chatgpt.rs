@@ -1,0 +1,351 @@
+//! ChatGPT's data export: `conversations.json`, a list of conversations, each a tree of nodes
+//! (`mapping`: id → {message, parent, children}) with the node shown last (`current_node`).
+//! One answer is often several nodes — the reasoning models' `thoughts`, a `reasoning_recap`
+//! ("Thought for 12 seconds"), tool calls and their output, the text — and is read as one
+//! message. A node with several children is where versions branch.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{Built, Draft, ImportError};
+use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
+use crate::store::ConversationRecord;
+
+const APP: &str = "chatgpt";
+
+pub(super) fn records(items: &[Value]) -> Result<Vec<ConversationRecord>, ImportError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| conversation(item, &format!("[{i}]")).map(Built::record))
+        .collect()
+}
+
+/// Seconds since the epoch (a float) as milliseconds.
+fn ms(value: Option<&Value>) -> Option<i64> {
+    value
+        .and_then(Value::as_f64)
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e11)
+        .map(|s| (s * 1000.0).round() as i64)
+}
+
+fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
+    let mapping = item
+        .get("mapping")
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            ImportError::Invalid(format!("{path}.mapping is missing or not an object"))
+        })?;
+    let source_id = item
+        .get("conversation_id")
+        .or_else(|| item.get("id"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            ImportError::Invalid(format!("{path} has no \"id\" or \"conversation_id\""))
+        })?
+        .to_owned();
+    let created_at = ms(item.get("create_time")).unwrap_or(0);
+    let updated_at = ms(item.get("update_time")).unwrap_or(created_at);
+    for (key, node) in mapping {
+        if !node.is_object() {
+            return Err(ImportError::Invalid(format!(
+                "{path}.mapping.{key} is not an object"
+            )));
+        }
+    }
+    // Depth first from the roots, children in their order: parents come before children.
+    let children = |key: &str| -> Vec<String> {
+        mapping[key]
+            .get("children")
+            .and_then(Value::as_array)
+            .map(|c| {
+                c.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|c| mapping.contains_key(*c))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let parent_of = |key: &str| -> Option<String> {
+        mapping[key]
+            .get("parent")
+            .and_then(Value::as_str)
+            .filter(|p| mapping.contains_key(*p))
+            .map(str::to_owned)
+    };
+    let mut stack: Vec<String> = mapping
+        .keys()
+        .filter(|k| parent_of(k).is_none())
+        .cloned()
+        .collect();
+    stack.sort();
+    stack.reverse();
+    let mut order = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(key) = stack.pop() {
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        let mut kids = children(&key);
+        kids.reverse();
+        stack.extend(kids);
+        order.push(key);
+    }
+
+    let mut drafts: Vec<Draft> = Vec::new();
+    // Each node's message in Ponder: the draft it went into (by index), if any.
+    let mut group: HashMap<String, usize> = HashMap::new();
+    // What a system message said, for the next answer's notes.
+    let mut pending: Vec<String> = Vec::new();
+    for key in &order {
+        let node = &mapping[key];
+        let node_path = format!("{path}.mapping.{key}");
+        let parent = parent_of(key);
+        let parent_group = parent.as_deref().and_then(|p| group.get(p)).copied();
+        let message = node.get("message").filter(|m| !m.is_null());
+        let Some(message) = message else {
+            if let Some(g) = parent_group {
+                group.insert(key.clone(), g);
+            }
+            continue;
+        };
+        let role = message
+            .get("author")
+            .and_then(|a| a.get("role"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ImportError::Invalid(format!("{node_path}.message.author.role is missing"))
+            })?;
+        let content = message.get("content").ok_or_else(|| {
+            ImportError::Invalid(format!("{node_path}.message.content is missing"))
+        })?;
+        let at = ms(message.get("create_time")).unwrap_or(created_at);
+        if role == "system" {
+            let said = plain_text(content);
+            if !said.trim().is_empty() {
+                pending.push(format!(
+                    "ChatGPT's system message, not sent again: {}",
+                    said.trim()
+                ));
+            }
+            if let Some(g) = parent_group {
+                group.insert(key.clone(), g);
+            }
+            continue;
+        }
+        let is_user = role == "user";
+        let joins = !is_user
+            && parent_group.is_some_and(|g| drafts[g].role == Role::Assistant)
+            && parent.as_deref().is_some_and(|p| children(p).len() == 1);
+        let g = if joins {
+            parent_group.unwrap_or_default()
+        } else {
+            drafts.push(Draft {
+                key: key.clone(),
+                parent: parent_group.map(|g| drafts[g].key.clone()),
+                role: if is_user { Role::User } else { Role::Assistant },
+                parts: Vec::new(),
+                model: None,
+                created_at: at,
+                updated_at: at,
+                thinking_ms: None,
+                notes: Vec::new(),
+            });
+            drafts.len() - 1
+        };
+        group.insert(key.clone(), g);
+        let draft = &mut drafts[g];
+        draft.updated_at = draft.updated_at.max(at);
+        if let Some(model) = message
+            .get("metadata")
+            .and_then(|m| m.get("model_slug"))
+            .and_then(Value::as_str)
+        {
+            draft.model = Some(model.to_owned());
+        }
+        if draft.role == Role::Assistant {
+            for note in pending.drain(..) {
+                draft.note(note);
+            }
+        }
+        let name = message
+            .get("author")
+            .and_then(|a| a.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("a tool");
+        read_content(content, role, name, draft, &node_path)?;
+    }
+    let leaf = item
+        .get("current_node")
+        .and_then(Value::as_str)
+        .and_then(|c| group.get(c))
+        .map(|g| drafts[*g].key.clone());
+    Ok(Built {
+        app: APP,
+        source_id,
+        title: item
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        created_at,
+        updated_at,
+        archived: item
+            .get("is_archived")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        drafts,
+        leaf,
+    })
+}
+
+/// The strings of `parts`, or `text`, whatever the content type.
+fn plain_text(content: &Value) -> String {
+    let mut out = Vec::new();
+    if let Some(parts) = content.get("parts").and_then(Value::as_array) {
+        out.extend(parts.iter().filter_map(Value::as_str).map(str::to_owned));
+    }
+    if let Some(text) = content.get("text").and_then(Value::as_str) {
+        out.push(text.to_owned());
+    }
+    out.join("\n")
+}
+
+fn read_content(
+    content: &Value,
+    role: &str,
+    name: &str,
+    draft: &mut Draft,
+    path: &str,
+) -> Result<(), ImportError> {
+    let kind = content
+        .get("content_type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            ImportError::Invalid(format!("{path}.message.content.content_type is missing"))
+        })?;
+    match kind {
+        "text" | "multimodal_text" if role != "tool" => {
+            for part in content
+                .get("parts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match part {
+                    Value::String(s) => draft.push_text(s),
+                    Value::Object(o) => {
+                        let what = o
+                            .get("content_type")
+                            .and_then(Value::as_str)
+                            .unwrap_or("attachment");
+                        let pointer = o.get("asset_pointer").and_then(Value::as_str).unwrap_or("");
+                        draft.push_text(&format!("[{what} {pointer}: not in the export]"));
+                        draft.note(format!(
+                            "An attachment ({what}) is not in ChatGPT's export; its place is marked"
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        "thoughts" => {
+            for (i, thought) in content
+                .get("thoughts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let summary = thought.get("summary").and_then(Value::as_str).unwrap_or("");
+                let body = thought.get("content").and_then(Value::as_str).unwrap_or("");
+                let text = match (summary.trim(), body.trim()) {
+                    ("", body) => body.to_owned(),
+                    (summary, "") => summary.to_owned(),
+                    (summary, body) => format!("**{summary}**\n\n{body}"),
+                };
+                if text.is_empty() {
+                    return Err(ImportError::Invalid(format!(
+                        "{path}.message.content.thoughts[{i}] has neither a summary nor content"
+                    )));
+                }
+                draft.parts.push(Part::Thinking(ThinkingBlock {
+                    text,
+                    source: Some(ThoughtSource::Summary),
+                    ..ThinkingBlock::default()
+                }));
+            }
+        }
+        "reasoning_recap" => {
+            // "Thought for 12 seconds" / "Thought for 1m 5s": the time, when it reads.
+            let recap = content.get("content").and_then(Value::as_str).unwrap_or("");
+            if let Some(ms) = recap_ms(recap) {
+                draft.thinking_ms = Some(draft.thinking_ms.unwrap_or(0) + ms);
+            }
+        }
+        "code" if role == "assistant" => {
+            let code = content.get("text").and_then(Value::as_str).unwrap_or("");
+            let language = content
+                .get("language")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            draft.push_text(&format!("```{language}\n{code}\n```"));
+        }
+        _ if role == "tool" => {
+            let output = plain_text(content);
+            draft.push_text(&format!("Output of {name}:\n\n```\n{}\n```", output.trim()));
+            draft.note("Tool calls and their output from ChatGPT are kept as text".to_owned());
+        }
+        other => {
+            draft.push_text(&format!("```json\n{content}\n```"));
+            draft.note(format!("ChatGPT content of type {other:?} is kept as text"));
+        }
+    }
+    Ok(())
+}
+
+/// "Thought for 12 seconds", "Thought for 1m 5s", "Thought for a couple of seconds".
+fn recap_ms(recap: &str) -> Option<u64> {
+    let rest = recap.strip_prefix("Thought for ")?;
+    let mut total = 0u64;
+    let mut found = false;
+    let mut number = String::new();
+    for word in rest.split(|c: char| c.is_whitespace()) {
+        let (digits, unit): (String, String) = word.chars().partition(char::is_ascii_digit);
+        if !digits.is_empty() {
+            number = digits;
+        }
+        let unit = if unit.is_empty() { continue } else { unit };
+        let Ok(n) = number.parse::<u64>() else {
+            continue;
+        };
+        let scale = match unit.trim_end_matches('.') {
+            "h" | "hour" | "hours" => 3_600_000,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60_000,
+            "s" | "sec" | "secs" | "second" | "seconds" => 1_000,
+            _ => continue,
+        };
+        total += n * scale;
+        found = true;
+        number.clear();
+    }
+    found.then_some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn recaps_read_as_times() {
+        for (recap, ms) in [
+            ("Thought for 12 seconds", Some(12_000)),
+            ("Thought for 1m 5s", Some(65_000)),
+            ("Thought for 2 minutes", Some(120_000)),
+            ("Thought for a couple of seconds", None),
+            ("Reasoned", None),
+        ] {
+            assert_eq!(super::recap_ms(recap), ms, "{recap}");
+        }
+    }
+}
