@@ -114,6 +114,8 @@ pub struct MessageView {
     /// The ids of every version of this message (its siblings and itself, oldest first);
     /// empty when there is only this one.
     pub versions: Vec<String>,
+    /// US dollars, where the model's prices are listed.
+    pub cost: Option<f64>,
 }
 
 impl From<&StoredMessage> for MessageView {
@@ -142,6 +144,7 @@ impl From<&StoredMessage> for MessageView {
             notes: m.notes.clone(),
             created_at: m.created_at,
             versions: Vec::new(),
+            cost: ponder_core::compare::message_cost(m),
         }
     }
 }
@@ -187,6 +190,7 @@ impl MessageView {
             notes,
             created_at: crate::commands::settings::now_ms(),
             versions: Vec::new(),
+            cost: None,
         }
     }
 }
@@ -207,6 +211,9 @@ pub struct ConversationView {
     pub pinned: bool,
     pub archived: bool,
     pub messages: Vec<MessageView>,
+    /// What every answer in it cost, every version included (US dollars); none when no
+    /// answer's model has listed prices.
+    pub cost: Option<f64>,
 }
 
 /// One version of an answer, for the compare view: its figures and its messages (the steps
@@ -226,6 +233,7 @@ impl ConversationView {
         c: Conversation,
         messages: &[StoredMessage],
         versions: &std::collections::HashMap<String, Vec<String>>,
+        cost: Option<f64>,
     ) -> Self {
         Self {
             id: c.id,
@@ -244,6 +252,7 @@ impl ConversationView {
                     ..MessageView::from(m)
                 })
                 .collect(),
+            cost,
         }
     }
 }

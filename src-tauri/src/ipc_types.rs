@@ -25,7 +25,7 @@ use ponder_core::reasoning::{
     ApiChoice, Choice, CustomProvider, Meaning, MeaningKind, Overrides, ReasoningSettings,
     StripFromContext, ThoughtFormat,
 };
-use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit};
+use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit, UsageRow};
 
 use crate::commands::chat::Sent;
 use crate::commands::export::{Exported, Format, Imported, ThoughtsMode};
@@ -97,6 +97,7 @@ fn generated() -> String {
         declare::<ConversationView>(),
         declare::<VersionFigures>(),
         declare::<VersionView>(),
+        declare::<UsageRow>(),
         declare::<SearchHit>(),
         declare::<PurgeReport>(),
         declare::<Exported>(),

@@ -75,6 +75,7 @@ pub fn run() {
             commands::conversations::search,
             commands::conversations::show_version,
             commands::conversations::compare_versions,
+            commands::conversations::usage_report,
             commands::conversations::delete_branch,
             commands::conversations::restore_branch,
             commands::chat::send_message,

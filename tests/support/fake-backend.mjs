@@ -204,6 +204,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     notes: [],
     createdAt: at,
     versions: [],
+    cost: null,
   });
   /** @returns {MessageView} */
   const assistantMessage = (parts, at, extra = {}) => ({
@@ -221,6 +222,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     notes: [],
     createdAt: at,
     versions: [],
+    cost: null,
     ...extra,
   });
   /** @returns {ConversationView} */
@@ -237,6 +239,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       pinned: false,
       archived: false,
       messages,
+      cost: null,
       ...extra,
     };
     conversations.set(c.id, c);
@@ -384,16 +387,20 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     stashOf(c.id).delete(mid);
     c.messages = [...c.messages, ...entry.tail];
   };
-  /** The conversation as the backend sends it: each message with the ids of its versions. */
+  /** What an answer cost at Claude Sonnet 4.5's listed prices, $3 and $15 per million tokens. */
+  const priced = (m) => (m.role === 'assistant' && (m.usage?.input || m.usage?.output) ? ((m.usage.input ?? 0) * 3 + (m.usage.output ?? 0) * 15) / 1e6 : null);
+  /** The conversation as the backend sends it: each message with the ids of its versions and its cost. */
   const withVersions = (c) => {
     const out = clone(c);
     const stash = [...stashOf(c.id).values()];
+    const every = [...out.messages, ...stash.flatMap((v) => v.tail)].map(priced).filter((n) => n !== null);
+    out.cost = every.length ? every.reduce((a, b) => a + b, 0) : null;
     out.messages = out.messages.map((m, i) => {
       const parent = i > 0 ? out.messages[i - 1].id : null;
       const others = stash.filter((v) => v.parent === parent).map((v) => v.tail[0]);
       const order = (v) => Number(v.id.split('-').at(-1)) || 0;
       const all = [...others, m].sort((a, b) => a.createdAt - b.createdAt || order(a) - order(b));
-      return { ...m, versions: others.length ? all.map((v) => v.id) : [] };
+      return { ...m, versions: others.length ? all.map((v) => v.id) : [], cost: priced(m) };
     });
     return out;
   };
@@ -542,6 +549,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       error: null,
       createdAt: now(),
       versions: [],
+      cost: null,
     };
     const failure = fake.next;
     fake.next = null;
@@ -856,6 +864,26 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       bringIn(c, messageId);
       return withVersions(c);
     },
+    usage_report: ({ days }) => {
+      const since = now() - days * DAY;
+      const rows = new Map();
+      for (const c of conversations.values()) {
+        const every = [...c.messages, ...[...stashOf(c.id).values()].flatMap((v) => v.tail)];
+        for (const m of every.filter((m) => m.role === 'assistant' && m.createdAt >= since && m.model)) {
+          const day = new Date(m.createdAt).toISOString().slice(0, 10);
+          const key = `${day}/${m.provider}/${m.model}`;
+          const row = rows.get(key) ?? { day, provider: m.provider, model: m.model, answers: 0, usage: {}, cost: null };
+          row.answers += 1;
+          for (const k of ['input', 'output', 'reasoning', 'cached']) {
+            if (typeof m.usage?.[k] === 'number') row.usage[k] = (row.usage[k] ?? 0) + m.usage[k];
+          }
+          const cost = priced(m);
+          if (cost !== null) row.cost = (row.cost ?? 0) + cost;
+          rows.set(key, row);
+        }
+      }
+      return [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.model.localeCompare(b.model));
+    },
     compare_versions: ({ messageId }) => {
       const c = holding(messageId);
       const at = c.messages.findIndex((m) => m.id === messageId);
@@ -921,7 +949,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return withVersions(c);
     },
     create_conversation: ({ provider: pid, model, settings: s }) =>
-      clone(conversation('New chat', now(), [], { provider: pid, model, settings: { ...reasoningDefaults(), ...s } })),
+      withVersions(conversation('New chat', now(), [], { provider: pid, model, settings: { ...reasoningDefaults(), ...s } })),
     rename_conversation: ({ id: cid, title }) => {
       need(cid).title = title;
       return null;
@@ -944,7 +972,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     set_conversation_settings: ({ id: cid, settings: s }) => {
       const c = need(cid);
       c.settings = { ...reasoningDefaults(), ...clone(s) };
-      return clone(c);
+      return withVersions(c);
     },
     context_tokens: ({ id: cid }) => estimateContext(cid),
     send_message: ({ request, onEvent }) => {

@@ -51,6 +51,9 @@ describe('versions of a message', () => {
       const second = await answerShown(page);
       assert.notEqual(second, first);
       assert.equal(await answer.count(), 1, 'one answer shown at a time');
+      // Each answer's cost under it; the conversation's, every version included, in the header.
+      assert.match(await answer.getByTestId('message-meta').textContent(), /\$0\.03/);
+      assert.equal(await page.getByTestId('chat-cost').textContent(), '$0.06');
       await screenshot(page, `ui-versions-${theme}`);
 
       await answer.getByTestId('version-previous').click();
@@ -188,4 +191,32 @@ describe('versions of a message', () => {
       await page.close();
     });
   }
+});
+
+describe('usage', () => {
+  it('draws tokens per day with the thinking share, and tokens and cost per model', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS, seed: true } });
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    await page.getByTestId('regenerate').click();
+    await page.getByTestId('message-assistant').getByTestId('versions').waitFor();
+    await page.keyboard.press('Control+,');
+    const usage = page.getByTestId('usage-section');
+    await usage.getByTestId('usage-chart').waitFor();
+    await usage.scrollIntoViewIfNeeded();
+    assert.match((await usage.getByTestId('usage-total').textContent()).replace(/\s+/g, ' '), /answers, [\d,]+ tokens in, [\d,]+ out, \d+% of them thinking · \$\d/);
+    const days = usage.getByTestId('usage-day');
+    assert.equal(await days.count(), 30);
+    const today = new Date().toISOString().slice(0, 10);
+    // Both versions of today's answer count: 1,890 tokens out each, and the seeded answers.
+    const out = Number(await usage.locator(`[data-testid="usage-day"][data-day="${today}"]`).getAttribute('data-output'));
+    assert.ok(out >= 2 * 1890, `${out} tokens out today`);
+    const row = usage.getByTestId('usage-models').locator('tr[data-model="claude-sonnet-4-5"]');
+    const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
+    assert.match(cells[4], /^\d+%$/, 'the thinking share');
+    assert.match(cells[5], /^\$\d+\.\d+$/, 'the cost');
+    await screenshot(page, 'ui-usage');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

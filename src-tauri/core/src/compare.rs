@@ -65,6 +65,13 @@ pub fn cost(provider: &str, price: &Price, usage: &Usage) -> Option<f64> {
     )
 }
 
+/// What one stored message cost, where its model's prices are listed.
+pub fn message_cost(message: &StoredMessage) -> Option<f64> {
+    let origin = message.message.origin.as_ref()?;
+    let listed = ModelList::builtin().get(&origin.provider, &origin.model)?;
+    cost(&origin.provider, &listed.price, &message.usage)
+}
+
 /// The figures of one version, from its turn (`Store::turn_of`); none for an empty turn.
 pub fn figures(turn: &[StoredMessage]) -> Option<VersionFigures> {
     let first = turn.first()?;

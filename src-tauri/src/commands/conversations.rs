@@ -124,7 +124,18 @@ pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
     let conversation = store.conversation(id)?;
     let messages = store.messages(id)?;
     let versions = store.versions(id)?;
-    Ok(ConversationView::new(conversation, &messages, &versions))
+    let costs: Vec<f64> = store
+        .all_messages(id)?
+        .iter()
+        .filter_map(ponder_core::compare::message_cost)
+        .collect();
+    let cost = (!costs.is_empty()).then(|| costs.iter().sum());
+    Ok(ConversationView::new(
+        conversation,
+        &messages,
+        &versions,
+        cost,
+    ))
 }
 
 /// Shows another version of a message (the ‹ 2 / 3 › switcher): the conversation as it
@@ -137,6 +148,16 @@ pub fn show_version(
     let conversation = state.store()?.message(&message_id)?.conversation_id;
     state.store()?.select_version(&message_id)?;
     view(&state, &conversation)
+}
+
+/// Tokens and cost per day and model over the last `days` days, for the usage view.
+#[tauri::command(async)]
+pub fn usage_report(
+    state: State<'_, AppState>,
+    days: u32,
+) -> Result<Vec<ponder_core::store::UsageRow>, IpcError> {
+    let since = crate::commands::settings::now_ms() - i64::from(days.clamp(1, 3660)) * 86_400_000;
+    Ok(state.store()?.usage_by_day(since)?)
 }
 
 /// Every version of an answer (the answers to its question), oldest first, with their

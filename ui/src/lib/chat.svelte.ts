@@ -451,6 +451,7 @@ export class ChatSession {
       error: null,
       createdAt: Date.now(),
       versions: [],
+      cost: null,
     };
   }
 

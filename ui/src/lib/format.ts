@@ -10,6 +10,12 @@ export function thousands(n: number): string {
   return WHOLE.format(Math.round(n));
 }
 
+/** US dollars: `$0.0123` below a cent, `$1.25` above; `—` when unknown. */
+export function dollars(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+}
+
 /** Whole seconds for the thinking timer: `0 s`, `14 s`, `2 min 5 s`. */
 export function seconds(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));

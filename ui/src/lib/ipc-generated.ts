@@ -254,11 +254,20 @@ notes: Array<string>, createdAt: number,
  * The ids of every version of this message (its siblings and itself, oldest first);
  * empty when there is only this one.
  */
-versions: Array<string>, };
+versions: Array<string>, 
+/**
+ * US dollars, where the model's prices are listed.
+ */
+cost: number | null, };
 
 export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, };
 
-export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, };
+export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, 
+/**
+ * What every answer in it cost, every version included (US dollars); none when no
+ * answer's model has listed prices.
+ */
+cost: number | null, };
 
 export type VersionFigures = { 
 /**
@@ -287,6 +296,16 @@ totalMs: number, usage: Usage,
 cost: number | null, };
 
 export type VersionView = { figures: VersionFigures, messages: Array<MessageView>, };
+
+export type UsageRow = { 
+/**
+ * YYYY-MM-DD.
+ */
+day: string, provider: string, model: string, answers: number, usage: Usage, 
+/**
+ * US dollars, where the model's prices are listed.
+ */
+cost: number | null, };
 
 export type SearchHit = { conversationId: string, conversationTitle: string, messageId: string, 
 /**
@@ -448,6 +467,7 @@ export interface Commands {
   set_conversation_settings: { args: { id: string; settings: ReasoningSettings }; result: ConversationView };
   search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };
   show_version: { args: { messageId: string }; result: ConversationView };
+  usage_report: { args: { days: number }; result: Array<UsageRow> };
   compare_versions: { args: { messageId: string }; result: Array<VersionView> };
   delete_branch: { args: { messageId: string }; result: ConversationView };
   restore_branch: { args: { messageId: string }; result: ConversationView };

@@ -143,6 +143,8 @@ export const ipc = {
   showVersion: (messageId: string) => call('show_version', { messageId }),
   /** Deletes one version of a message and what followed it; `restoreBranch` brings it back. */
   deleteBranch: (messageId: string) => call('delete_branch', { messageId }),
+  /** Tokens and cost per day and model over the last `days` days. */
+  usageReport: (days: number) => call('usage_report', { days }),
   /** Every version of an answer with its figures and thoughts, oldest first. */
   compareVersions: (messageId: string) => call('compare_versions', { messageId }),
   restoreBranch: (messageId: string) => call('restore_branch', { messageId }),

@@ -33,6 +33,7 @@ function final(over: Partial<MessageView> = {}): MessageView {
     error: null,
     createdAt: 1000,
     versions: [],
+    cost: null,
     ...over,
   };
 }

@@ -94,6 +94,7 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
       error: null,
       createdAt: now,
       versions: [],
+      cost: null,
     },
     plan: null,
     notices: [],

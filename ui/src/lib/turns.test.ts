@@ -19,6 +19,7 @@ function message(id: string, role: MessageView['role'], parts: PartView[], extra
     error: null,
     createdAt: 0,
     versions: [],
+    cost: null,
     ...extra,
   };
 }

@@ -34,6 +34,7 @@ export type {
   ThoughtVisibility,
   KeyringStatus,
   Usage,
+  UsageRow,
   VersionFigures,
   VersionView,
 } from './ipc-generated';

@@ -9,6 +9,7 @@ mod migrations;
 mod owner;
 mod search;
 mod tree;
+mod usage;
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -21,6 +22,7 @@ pub use import::{ConversationRecord, InsertError};
 pub use messages::{MessageStatus, StoredMessage, TurnRecord};
 pub use migrations::{LATEST_VERSION, migrations};
 pub use search::{SearchHit, SearchScope};
+pub use usage::UsageRow;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -226,3 +226,51 @@ fn a_version_of_an_answer_is_read_as_its_whole_turn() {
         [&a2]
     );
 }
+
+#[test]
+fn usage_counts_every_version_per_day_and_model_but_not_deleted_ones() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, a1, q2, a2]) = two_turns(&store);
+    let priced = |id: &str, input, output, reasoning| {
+        store
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE messages SET input_tokens = ?2, output_tokens = ?3, reasoning_tokens = ?4, created_at = 1767225600000 WHERE id = ?1",
+                    rusqlite::params![id, input, output, reasoning],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    };
+    priced(&a2, 1_000, 2_000, 500);
+    // The first answer, with no tokens reported, on the same day.
+    priced(&a1, 0, 0, 0);
+    let again = answer(&store, &c, &q2, "again");
+    priced(&again, 1_000, 3_000, 1_500);
+    let gone = answer(&store, &c, &q2, "deleted");
+    priced(&gone, 9_000_000, 9_000_000, 0);
+    store.delete_branch(&gone).unwrap();
+
+    let rows = store.usage_by_day(1_767_225_600_000).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(
+        (row.day.as_str(), row.model.as_str(), row.answers),
+        ("2026-01-01", "claude-sonnet-4-5", 3)
+    );
+    assert_eq!(
+        (row.usage.input, row.usage.output, row.usage.reasoning),
+        (Some(2_000), Some(5_000), Some(2_000))
+    );
+    // At Claude Sonnet 4.5's listed prices.
+    let price = &crate::reasoning::model_list::ModelList::builtin()
+        .get("anthropic", "claude-sonnet-4-5")
+        .unwrap()
+        .price;
+    let want = (2_000.0 * price.input.unwrap() + 5_000.0 * price.output.unwrap()) / 1e6;
+    assert!((row.cost.unwrap() - want).abs() < 1e-12);
+    assert!(
+        store.usage_by_day(1_767_312_000_000).unwrap().is_empty(),
+        "nothing after that day"
+    );
+}

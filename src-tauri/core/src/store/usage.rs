@@ -1,0 +1,70 @@
+//! What the answers took, per day and per model: the figures behind the usage view.
+
+use serde::Serialize;
+
+use super::{Result, Store};
+use crate::chat::Usage;
+
+/// One model's answers on one day (UTC).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct UsageRow {
+    /// YYYY-MM-DD.
+    pub day: String,
+    pub provider: String,
+    pub model: String,
+    pub answers: u32,
+    pub usage: Usage,
+    /// US dollars, where the model's prices are listed.
+    pub cost: Option<f64>,
+}
+
+impl Store {
+    /// Tokens and cost of the answers since `since_ms`, per day and model, oldest day first.
+    /// Every version counts: each was paid for. Deleted branches do not.
+    pub fn usage_by_day(&self, since_ms: i64) -> Result<Vec<UsageRow>> {
+        let rows = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT date(created_at / 1000, 'unixepoch') AS day, provider, model, count(*),
+                        sum(input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(cached_tokens)
+                   FROM messages
+                  WHERE role = 'assistant' AND deleted_at IS NULL AND created_at >= ?1
+                    AND provider IS NOT NULL AND model IS NOT NULL
+                  GROUP BY day, provider, model
+                  ORDER BY day, provider, model",
+            )?;
+            let rows = stmt.query_map([since_ms], |r| {
+                let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
+                    Ok(r.get::<_, Option<i64>>(i)?
+                        .map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
+                };
+                Ok(UsageRow {
+                    day: r.get(0)?,
+                    provider: r.get(1)?,
+                    model: r.get(2)?,
+                    answers: r.get(3)?,
+                    usage: Usage {
+                        input: tokens(4)?,
+                        output: tokens(5)?,
+                        reasoning: tokens(6)?,
+                        cached: tokens(7)?,
+                    },
+                    cost: None,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|mut row| {
+                row.cost = crate::reasoning::model_list::ModelList::builtin()
+                    .get(&row.provider, &row.model)
+                    .and_then(|listed| {
+                        crate::compare::cost(&row.provider, &listed.price, &row.usage)
+                    });
+                row
+            })
+            .collect())
+    }
+}
