@@ -11,7 +11,8 @@ import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
 import type { ToolsState } from './tools.svelte';
 import { SlashCommands } from './slash';
-import type { LiveRun } from './stream';
+import { Versions } from './versions';
+import { localUserMessage, type LiveRun } from './stream';
 import { mergeToolTurns } from './turns';
 import {
   defaultReasoningSettings,
@@ -114,6 +115,8 @@ export class ChatSession {
   private readonly conversations: ConversationsState;
   private readonly runs: RunsState;
   private readonly slash: SlashCommands;
+  /** Moving between, deleting and bringing back versions of a message. */
+  readonly versions: Versions;
 
   constructor(parts: SessionParts) {
     this.ui = parts.ui;
@@ -122,6 +125,7 @@ export class ChatSession {
     this.conversations = parts.conversations;
     this.runs = parts.runs;
     this.slash = new SlashCommands(this, parts);
+    this.versions = new Versions(this, parts.ui);
   }
 
   // ---- derived ----
@@ -435,26 +439,6 @@ export class ChatSession {
     await this.refreshTitle(key);
   }
 
-  private userMessage(id: string, text: string): MessageView {
-    return {
-      id,
-      role: 'user',
-      status: 'complete',
-      notes: [],
-      parts: [{ type: 'text', text }],
-      provider: null,
-      model: null,
-      choice: null,
-      usage: {},
-      thinkingMs: null,
-      stop: null,
-      error: null,
-      createdAt: Date.now(),
-      versions: [],
-      cost: null,
-    };
-  }
-
   /** Starts a run for `text`; false when it could not start (the caller keeps the text). */
   async send(text: string): Promise<boolean> {
     const provider = this.provider;
@@ -476,7 +460,7 @@ export class ChatSession {
     const key = conversation.id;
     const once = this.once;
     const localId = `local-${Date.now()}`;
-    this.current = { ...conversation, messages: [...(this.current?.messages ?? []), this.userMessage(localId, text)] };
+    this.current = { ...conversation, messages: [...(this.current?.messages ?? []), localUserMessage(localId, text)] };
     this.pendingUser.set(key, { localId });
     this.beginRun(key, once ?? this.reasoning.choice);
     try {
@@ -510,7 +494,7 @@ export class ChatSession {
     if (at < 0) return;
     const kept = current.messages.slice(0, at);
     const localId = `local-${Date.now()}`;
-    this.current = { ...current, messages: kind === 'edit' ? [...kept, this.userMessage(localId, text)] : kept };
+    this.current = { ...current, messages: kind === 'edit' ? [...kept, localUserMessage(localId, text)] : kept };
     if (kind === 'edit') this.pendingUser.set(key, { localId });
     this.reloadAfter.add(key);
     this.beginRun(key, rerun?.choice ?? this.reasoning.choice, rerun?.model ?? null);
@@ -544,38 +528,6 @@ export class ChatSession {
 
   editAndResend(messageId: string, text: string): Promise<void> {
     return this.startOver('edit', messageId, text);
-  }
-
-  // ---- versions ----
-
-  /** Shows another version of a message (the ‹ 2 / 3 › switcher). */
-  async showVersion(messageId: string): Promise<void> {
-    await this.replaceView(() => ipc.showVersion(messageId));
-  }
-
-  /** Deletes one version and what followed it, with Undo on the note that says so. */
-  async deleteVersion(messageId: string): Promise<void> {
-    if (await this.replaceView(() => ipc.deleteBranch(messageId))) {
-      this.note(['Deleted that version and everything after it.'], 'info', { actions: [{ kind: 'undoDelete', messageId }] });
-    }
-  }
-
-  async restoreVersion(messageId: string, noteId: string | null = null): Promise<void> {
-    if ((await this.replaceView(() => ipc.restoreBranch(messageId))) && noteId) this.dismissNote(noteId);
-  }
-
-  /** Swaps the thread for the path the backend shows now; not while an answer streams into it. */
-  private async replaceView(change: () => Promise<ConversationView>): Promise<boolean> {
-    const current = this.current;
-    if (!current || this.running) return false;
-    try {
-      const view = await change();
-      if (this.current?.id === view.id) this.current = view;
-      return true;
-    } catch (raw) {
-      this.ui.error = AppError.from(raw);
-      return false;
-    }
   }
 
   /** Stops the answer streaming into the conversation on screen (Esc). */

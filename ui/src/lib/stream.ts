@@ -110,6 +110,27 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
   };
 }
 
+/** The user's message as the thread shows it until the backend has stored it. */
+export function localUserMessage(id: string, text: string): MessageView {
+  return {
+    id,
+    role: 'user',
+    status: 'complete',
+    notes: [],
+    parts: [{ type: 'text', text }],
+    provider: null,
+    model: null,
+    choice: null,
+    usage: {},
+    thinkingMs: null,
+    stop: null,
+    error: null,
+    createdAt: Date.now(),
+    versions: [],
+    cost: null,
+  };
+}
+
 /** Thinking time so far, counting the block still streaming up to `now`. */
 export function thinkingElapsed(run: LiveRun, now: number): number {
   return run.thinkingMs + (run.thinkingSince === null ? 0 : Math.max(0, now - run.thinkingSince));

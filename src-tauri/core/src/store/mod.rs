@@ -7,6 +7,7 @@ mod import;
 mod messages;
 mod migrations;
 mod owner;
+mod purge;
 mod search;
 mod tree;
 mod usage;
