@@ -10,17 +10,8 @@ use serde_json::Value;
 
 use super::{Built, Draft, ImportError};
 use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
-use crate::store::ConversationRecord;
 
 const APP: &str = "chatgpt";
-
-pub(super) fn records(items: &[Value]) -> Result<Vec<ConversationRecord>, ImportError> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| conversation(item, &format!("[{i}]")).map(Built::record))
-        .collect()
-}
 
 /// Seconds since the epoch (a float) as milliseconds.
 fn ms(value: Option<&Value>) -> Option<i64> {
@@ -30,7 +21,7 @@ fn ms(value: Option<&Value>) -> Option<i64> {
         .map(|s| (s * 1000.0).round() as i64)
 }
 
-fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
+pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
     let mapping = item
         .get("mapping")
         .and_then(Value::as_object)

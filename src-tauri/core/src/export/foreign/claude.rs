@@ -10,19 +10,10 @@ use time::format_description::well_known::Rfc3339;
 
 use super::{Built, Draft, ImportError, text};
 use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
-use crate::store::ConversationRecord;
 
 const APP: &str = "claude.ai";
 /// The parent Claude gives a conversation's first message.
 const ROOT: &str = "00000000-0000-4000-8000-000000000000";
-
-pub(super) fn records(items: &[Value]) -> Result<Vec<ConversationRecord>, ImportError> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| conversation(item, &format!("[{i}]")).map(Built::record))
-        .collect()
-}
 
 fn ms(value: &Value, key: &str, path: &str) -> Result<Option<i64>, ImportError> {
     match value.get(key).and_then(Value::as_str) {
@@ -35,7 +26,7 @@ fn ms(value: &Value, key: &str, path: &str) -> Result<Option<i64>, ImportError> 
     }
 }
 
-fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
+pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
     let source_id = text(item, "uuid", path)?.to_owned();
     let created_at = ms(item, "created_at", path)?.unwrap_or(0);
     let updated_at = ms(item, "updated_at", path)?.unwrap_or(created_at);

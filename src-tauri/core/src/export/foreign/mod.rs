@@ -23,15 +23,23 @@ pub(super) fn records(items: &[Value]) -> Result<Vec<ConversationRecord>, Import
             "it is an empty list: no conversations to import".to_owned(),
         ));
     };
-    if first.get("mapping").is_some() {
-        chatgpt::records(items)
+    let conversation: fn(&Value, &str) -> Result<Built, ImportError> = if first
+        .get("mapping")
+        .is_some()
+    {
+        chatgpt::conversation
     } else if first.get("chat_messages").is_some() {
-        claude::records(items)
+        claude::conversation
     } else {
-        Err(ImportError::NotPonder(
+        return Err(ImportError::NotPonder(
             "it is a list, but neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")".to_owned(),
-        ))
-    }
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| conversation(item, &format!("[{i}]")).map(Built::record))
+        .collect()
 }
 
 /// A Ponder id (32 hex digits) that is the same each time one source id is imported, so a
