@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use ponder_core::chat::{Part, StopReason, ThoughtSource, ToolContent, Usage};
+use ponder_core::prices::Prices;
 use ponder_core::reasoning::catalog::ModelSource;
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
@@ -118,8 +119,9 @@ pub struct MessageView {
     pub cost: Option<f64>,
 }
 
-impl From<&StoredMessage> for MessageView {
-    fn from(m: &StoredMessage) -> Self {
+impl MessageView {
+    /// A stored message as the window shows it, with what it cost at `prices`.
+    pub fn new(m: &StoredMessage, prices: &Prices) -> Self {
         let summarized = summarizes(m.message.origin.as_ref());
         Self {
             id: m.id.clone(),
@@ -144,7 +146,7 @@ impl From<&StoredMessage> for MessageView {
             notes: m.notes.clone(),
             created_at: m.created_at,
             versions: Vec::new(),
-            cost: ponder_core::compare::message_cost(m),
+            cost: prices.message_cost(m),
         }
     }
 }
@@ -234,6 +236,7 @@ impl ConversationView {
         messages: &[StoredMessage],
         versions: &std::collections::HashMap<String, Vec<String>>,
         cost: Option<f64>,
+        prices: &Prices,
     ) -> Self {
         Self {
             id: c.id,
@@ -249,7 +252,7 @@ impl ConversationView {
                 .iter()
                 .map(|m| MessageView {
                     versions: versions.get(&m.id).cloned().unwrap_or_default(),
-                    ..MessageView::from(m)
+                    ..MessageView::new(m, prices)
                 })
                 .collect(),
             cost,
@@ -258,7 +261,7 @@ impl ConversationView {
 }
 
 /// One model in the picker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ModelView {
@@ -286,6 +289,8 @@ pub struct ModelView {
     pub released: Option<String>,
     /// Only the choices this model supports, each with its meaning.
     pub levels: Vec<LevelOption>,
+    /// Its prices in the embedded model list, where listed (dollars per million tokens).
+    pub listed_price: Option<ponder_core::prices::PriceFigures>,
 }
 
 /// What the next turn will send (`translate_preview`).

@@ -10,6 +10,7 @@ use ponder_core::About;
 use ponder_core::chat::{StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::compare::VersionFigures;
 use ponder_core::mcp::{ServerConfig, ServerState, ServerStatus, Transport as McpTransport};
+use ponder_core::prices::{PriceFigures, PriceOverride};
 use ponder_core::tools::{Decision, ToolChoice};
 
 use crate::commands::mcp::{ServerTools, ToolInfo};
@@ -82,6 +83,7 @@ fn generated() -> String {
         declare::<Theme>(),
         declare::<ThoughtVisibility>(),
         declare::<ProviderSettings>(),
+        declare::<PriceOverride>(),
         declare::<Settings>(),
         // Errors and start-up
         declare::<IpcErrorCode>(),
@@ -107,6 +109,7 @@ fn generated() -> String {
         declare::<About>(),
         // Models and providers
         declare::<ModelSource>(),
+        declare::<PriceFigures>(),
         declare::<ModelView>(),
         declare::<ProviderView>(),
         declare::<RefreshReport>(),

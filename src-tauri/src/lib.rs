@@ -37,6 +37,7 @@ pub fn run() {
             }
             if let Ok(settings) = settings::load(app.handle()) {
                 commands::mcp::configure(app.handle(), &settings.mcp_servers);
+                state.set_prices(&settings.prices);
             }
             quit::on_signals(app.handle());
             Ok(())

@@ -48,7 +48,7 @@ pub struct ProviderSettings {
     pub models: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Settings {
@@ -79,6 +79,8 @@ pub struct Settings {
     pub tool_step_limit: u32,
     /// Seconds a tool call may take.
     pub tool_timeout_secs: u32,
+    /// The user's own prices, over the listed ones.
+    pub prices: Vec<ponder_core::prices::PriceOverride>,
 }
 
 impl Default for Settings {
@@ -100,6 +102,7 @@ impl Default for Settings {
             always_allowed_tools: Vec::new(),
             tool_step_limit: DEFAULT_TOOL_STEPS,
             tool_timeout_secs: DEFAULT_TOOL_TIMEOUT_SECS,
+            prices: Vec::new(),
         }
     }
 }
@@ -146,7 +149,7 @@ pub const DEFAULT_STALL_SECS: u32 = 60;
 pub const DEFAULT_TOOL_STEPS: u32 = 25;
 pub const DEFAULT_TOOL_TIMEOUT_SECS: u32 = 60;
 
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 17] = [
     "theme",
     "defaultProvider",
     "defaultModel",
@@ -163,6 +166,7 @@ const KEYS: [&str; 16] = [
     "alwaysAllowedTools",
     "toolStepLimit",
     "toolTimeoutSecs",
+    "prices",
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
@@ -258,6 +262,9 @@ pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings,
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default();
     save(app, &settings, &changed)?;
+    if changed.contains(&"prices") {
+        app.state::<AppState>().set_prices(&settings.prices);
+    }
     Ok(settings)
 }
 

@@ -39,6 +39,9 @@ pub struct AppState {
     pub approvals: Mutex<
         HashMap<(String, String), tokio::sync::oneshot::Sender<ponder_core::tools::Decision>>,
     >,
+    /// What tokens cost: the listed prices with the user's from Settings over them, kept
+    /// here so every view of a message can say its cost without reading the settings.
+    prices: RwLock<Arc<ponder_core::prices::Prices>>,
 }
 
 /// A file Ponder could not use at start-up, as the window shows it.
@@ -105,7 +108,21 @@ impl AppState {
                 ponder_core::mcp::hub::START_DEADLINE,
             )),
             approvals: Mutex::new(HashMap::new()),
+            prices: RwLock::new(Arc::default()),
         })
+    }
+
+    pub fn prices(&self) -> Arc<ponder_core::prices::Prices> {
+        self.prices
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Takes the user's prices from the settings (at start-up, and when they change).
+    pub fn set_prices(&self, own: &[ponder_core::prices::PriceOverride]) {
+        *self.prices.write().unwrap_or_else(PoisonError::into_inner) =
+            Arc::new(ponder_core::prices::Prices::new(own));
     }
 
     /// The history, or an error saying it is not open.

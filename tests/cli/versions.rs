@@ -146,6 +146,32 @@ async fn a_rerun_is_another_version_and_compare_shows_each_ones_figures() {
             .all(|m| m["parentId"] == messages[0]["id"])
     );
 
+    // The user's own prices (the app's settings beside the history) count instead: DeepSeek's
+    // answer at nothing, Claude's output at ten times its listed price.
+    let listed: Vec<f64> = rows.iter().map(|r| r["cost"].as_f64().unwrap()).collect();
+    std::fs::write(
+        db.with_file_name(ponder_core::paths::SETTINGS_FILE),
+        serde_json::json!({ "prices": [
+            { "provider": "deepseek", "model": "deepseek-reasoner", "input": 0.0, "output": 0.0 },
+            { "provider": "anthropic", "model": "claude-sonnet-4-5",
+              "output": 10.0 * ponder_core::prices::Prices::listed("anthropic", "claude-sonnet-4-5").unwrap().output.unwrap() },
+        ] })
+        .to_string(),
+    )
+    .unwrap();
+    let own = json(&run(&db, &["compare", &answer, "--json"]));
+    let own: Vec<f64> = own
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["cost"].as_f64().unwrap())
+        .collect();
+    assert_eq!(own[2], 0.0, "{own:?}");
+    assert!(
+        own[0] > 5.0 * listed[0] && own[1] > 5.0 * listed[1],
+        "{own:?} {listed:?}"
+    );
+
     // Not a message: a usage error.
     assert_eq!(
         run(&db, &["compare", "no-such-message"]).status.code(),

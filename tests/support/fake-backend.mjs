@@ -42,6 +42,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     version: '0.1.0',
     dataDir: '/home/ada/.local/share/dev.ponder.desktop',
     databasePath: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
+    modelsDated: '2026-11-01',
   };
 
   // ---- catalog ----
@@ -94,6 +95,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     ]],
   ];
   const provider = (id) => PROVIDERS.find((p) => p.id === id);
+  /** The listed prices of a provider's models (dollars per million tokens). */
+  const LISTED = (pid) => (pid === 'ollama' || pid.startsWith('custom-') ? null : { input: 3, output: 15, cachedInput: 0.3, reasoning: null });
   // Ids typed in the picker: the provider's generic rule, thinking support unknown.
   const added = new Set();
   /** @returns {ProviderView} */
@@ -129,6 +132,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         source: added.has(`${pid}/${id}`) ? 'added' : pid === 'ollama' ? 'live' : 'catalog',
         released: null,
         levels,
+        listedPrice: LISTED(pid),
       };
       return view;
     });
@@ -157,6 +161,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     alwaysAllowedTools: [],
     toolStepLimit: 25,
     toolTimeoutSecs: 60,
+    prices: [],
     ...(options.settings ?? {}),
   };
   let settings = { ...defaults, ...JSON.parse(store?.getItem('fake.settings') ?? '{}') };
@@ -387,8 +392,20 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     stashOf(c.id).delete(mid);
     c.messages = [...c.messages, ...entry.tail];
   };
-  /** What an answer cost at Claude Sonnet 4.5's listed prices, $3 and $15 per million tokens. */
-  const priced = (m) => (m.role === 'assistant' && (m.usage?.input || m.usage?.output) ? ((m.usage.input ?? 0) * 3 + (m.usage.output ?? 0) * 15) / 1e6 : null);
+  /** A model's prices: the user's from Settings where set, else the fake's listed ones (every
+   * hosted model at Claude Sonnet 4.5's $3 and $15 per million tokens; local ones unlisted). */
+  const rates = (provider, model) => {
+    const own = (settings.prices ?? []).find((p) => p.provider === provider && p.model === model);
+    const listed = LISTED(provider);
+    const input = own?.input ?? listed?.input ?? null;
+    const output = own?.output ?? listed?.output ?? null;
+    return input === null || output === null ? null : { input, output };
+  };
+  const cost = (provider, model, usage) => {
+    const r = rates(provider, model);
+    return r && (usage?.input || usage?.output) ? ((usage.input ?? 0) * r.input + (usage.output ?? 0) * r.output) / 1e6 : null;
+  };
+  const priced = (m) => (m.role === 'assistant' ? cost(m.provider, m.model, m.usage) : null);
   /** The conversation as the backend sends it: each message with the ids of its versions and its cost. */
   const withVersions = (c) => {
     const out = clone(c);
@@ -522,7 +539,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         run.closed = true;
         c.messages.push(answer);
         c.updatedAt = now();
-        send({ type: 'done', message: clone(answer) });
+        send({ type: 'done', message: { ...clone(answer), cost: priced(answer) } });
       });
     });
     return runId;
@@ -621,7 +638,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
             const done = { ...message, parts, status: 'complete', usage: JSON.parse(JSON.stringify(usage)), thinkingMs, stop: { kind: 'end' } };
             c.messages.push(done);
             c.updatedAt = now();
-            send({ type: 'done', message: clone(done) });
+            send({ type: 'done', message: { ...clone(done), cost: priced(done) } });
           });
         }
       }
@@ -912,8 +929,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
               thinkingMs: thinking || null,
               totalMs: thinking + 1500,
               usage: { input: sum(steps, 'input'), output: sum(steps, 'output'), reasoning: sum(steps, 'reasoning'), cached: sum(steps, 'cached') },
-              // Claude Sonnet 4.5's prices: $3 and $15 per million tokens.
-              cost: ((sum(steps, 'input') ?? 0) * 3 + (sum(steps, 'output') ?? 0) * 15) / 1e6,
+              cost: cost(turn[0].provider, turn[0].model, { input: sum(steps, 'input'), output: sum(steps, 'output') }),
             },
             messages: clone(turn),
           };

@@ -220,3 +220,53 @@ describe('usage', () => {
     await page.close();
   });
 });
+
+describe('prices', () => {
+  it('counts costs at the user’s own prices, figure by figure, and back at the listed ones', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS } });
+    await send(page, 'What does this cost?');
+    await page.getByTestId('message-meta').waitFor();
+    const cost = page.getByTestId('chat-cost');
+    const listed = await cost.textContent();
+    assert.match(listed, /^\$\d+\.\d+$/);
+
+    await page.keyboard.press('Control+,');
+    const section = page.getByTestId('prices-section');
+    await section.scrollIntoViewIfNeeded();
+    assert.match(await section.textContent(), /model list of 2026-11-01/);
+    await section.getByTestId('price-add').selectOption('anthropic/claude-sonnet-4-5');
+    const row = section.locator('[data-testid="price-row"][data-model="anthropic/claude-sonnet-4-5"]');
+    await row.waitFor();
+    // Empty fields keep the listed prices, which they show.
+    assert.equal(await row.getByTestId('price-output').getAttribute('placeholder'), '15');
+    assert.match(await row.textContent(), /listed \$15\.00/);
+    assert.equal(await section.getByTestId('price-add').locator('option[value="anthropic/claude-sonnet-4-5"]').count(), 0, 'a model is listed once');
+
+    // Not a price: said, and nothing saved.
+    await row.getByTestId('price-output').fill('-2');
+    await row.getByTestId('price-output').press('Tab');
+    await section.getByRole('alert').waitFor();
+    assert.equal((await page.evaluate(() => window.__fake.settings().prices))[0].output, null);
+
+    await row.getByTestId('price-output').fill('30');
+    await row.getByTestId('price-output').press('Tab');
+    await page.waitForFunction(() => window.__fake.settings().prices[0]?.output === 30);
+    assert.equal(await section.getByRole('alert').count(), 0);
+    await screenshot(page, 'ui-prices');
+    await page.getByTestId('settings-close').click();
+    // The answer's output tokens at $30 instead of $15: the cost on screen is counted again.
+    await page.waitForFunction((before) => document.querySelector('[data-testid="chat-cost"]')?.textContent !== before, listed);
+    const own = Number((await cost.textContent()).slice(1));
+    assert.ok(own > Number(listed.slice(1)) * 1.5, `${own} at the user's price, ${listed} listed`);
+    assert.match(await page.getByTestId('message-meta').textContent(), new RegExp(`\\$${own.toFixed(2).replace('.', '\\.')}`));
+
+    // Back to the listed prices.
+    await page.keyboard.press('Control+,');
+    await section.locator('[data-testid="price-row"]').first().getByTestId('price-remove').click();
+    await page.waitForFunction(() => window.__fake.settings().prices.length === 0);
+    await page.getByTestId('settings-close').click();
+    await page.waitForFunction((want) => document.querySelector('[data-testid="chat-cost"]')?.textContent === want, listed);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -438,6 +438,7 @@ pub(crate) struct AppSettings {
     pub(crate) mcp_servers: Vec<ponder_core::mcp::ServerConfig>,
     tool_step_limit: Option<u64>,
     tool_timeout_secs: Option<u64>,
+    pub(crate) prices: Vec<ponder_core::prices::PriceOverride>,
 }
 
 impl AppSettings {

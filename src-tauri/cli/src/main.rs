@@ -176,7 +176,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Models(args) => reasoning::models(args)?,
         Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
         Command::Rerun(args) => versions::rerun(args, &store()?, &settings_file()?)?,
-        Command::Compare(args) => versions::compare(args, &store()?)?,
+        Command::Compare(args) => {
+            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let prices = ponder_core::prices::Prices::new(&settings.prices);
+            versions::compare(args, &store()?, &prices)?
+        }
         Command::Mcp(args) => {
             let settings = chat::AppSettings::read(&settings_file()?)?;
             mcp::run(args, &settings.mcp_servers)?

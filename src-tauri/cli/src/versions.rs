@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::Path;
 
 use clap::Args;
-use ponder_core::chat::Role;
-use ponder_core::compare::{VersionFigures, figures};
-use ponder_core::store::{Store, StoreError, StoredMessage};
+use ponder_core::compare::{VersionFigures, versions};
+use ponder_core::prices::Prices;
+use ponder_core::store::{Store, StoreError};
 
 use crate::Usage;
 use crate::chat::ChatArgs;
@@ -43,23 +43,6 @@ pub struct CompareArgs {
     json: bool,
 }
 
-/// The stored question `message_id` answers (itself when it is a question).
-fn question_of(store: &Store, message_id: &str) -> anyhow::Result<StoredMessage> {
-    let message = store.message(message_id).map_err(not_found)?;
-    if message.message.role == Role::User {
-        return Ok(message);
-    }
-    let mut parent = message.parent_id.clone();
-    while let Some(id) = parent {
-        let m = store.message(&id)?;
-        if m.message.role == Role::User {
-            return Ok(m);
-        }
-        parent = m.parent_id;
-    }
-    Err(Usage(format!("no question comes before {message_id}")).into())
-}
-
 fn not_found(e: StoreError) -> anyhow::Error {
     match e {
         StoreError::NotFound { .. } => Usage(e.to_string()).into(),
@@ -68,7 +51,8 @@ fn not_found(e: StoreError) -> anyhow::Error {
 }
 
 pub fn rerun(args: RerunArgs, store: &Store, settings_file: &Path) -> anyhow::Result<()> {
-    let question = question_of(store, &args.message)?;
+    store.message(&args.message).map_err(not_found)?;
+    let question = store.question_of(&args.message).map_err(not_found)?;
     let provider = match args.provider {
         Some(provider) => provider,
         None => store
@@ -100,27 +84,13 @@ pub fn rerun(args: RerunArgs, store: &Store, settings_file: &Path) -> anyhow::Re
     crate::chat::turn(chat, Some(&question.id), store, settings_file)
 }
 
-/// The answers to the question `message_id` answers (or is), each as one turn's figures,
-/// oldest first.
-fn versions(store: &Store, message_id: &str) -> anyhow::Result<Vec<VersionFigures>> {
-    let question = question_of(store, message_id)?;
-    let answers: Vec<String> = store
-        .all_messages(&question.conversation_id)?
+pub fn compare(args: CompareArgs, store: &Store, prices: &Prices) -> anyhow::Result<()> {
+    store.message(&args.message).map_err(not_found)?;
+    let rows: Vec<VersionFigures> = versions(store, &args.message, prices)
+        .map_err(not_found)?
         .into_iter()
-        .filter(|m| m.parent_id.as_deref() == Some(question.id.as_str()))
-        .map(|m| m.id)
+        .map(|v| v.figures)
         .collect();
-    let mut out = Vec::new();
-    for id in answers {
-        if let Some(f) = figures(&store.turn_of(&id)?) {
-            out.push(f);
-        }
-    }
-    Ok(out)
-}
-
-pub fn compare(args: CompareArgs, store: &Store) -> anyhow::Result<()> {
-    let rows = versions(store, &args.message)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&rows)?)?;

@@ -17,6 +17,8 @@ pub struct About {
     pub version: String,
     pub data_dir: String,
     pub database_path: String,
+    /// The day the embedded model list (its prices among its facts) was copied.
+    pub models_dated: String,
 }
 
 impl About {
@@ -26,6 +28,9 @@ impl About {
             version: VERSION.to_owned(),
             data_dir: paths.root().display().to_string(),
             database_path: paths.database().display().to_string(),
+            models_dated: crate::reasoning::model_list::ModelList::builtin()
+                .refreshed
+                .clone(),
         }
     }
 }
@@ -45,6 +50,7 @@ mod tests {
                 "version": env!("CARGO_PKG_VERSION"),
                 "dataDir": "/data/ponder",
                 "databasePath": "/data/ponder/ponder.sqlite3",
+                "modelsDated": crate::reasoning::model_list::ModelList::builtin().refreshed,
             })
         );
     }

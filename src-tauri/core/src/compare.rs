@@ -1,14 +1,13 @@
 //! What each version of an answer took: its model and level, how long it took to start, to
 //! think and to finish, its tokens summed over the steps of a tool loop, and what they cost
-//! at the prices of the embedded model list. The figures the compare view and
-//! `ponder-cli compare` show side by side.
+//! ([`Prices`]). The figures the compare view and `ponder-cli compare` show side by side.
 
 use serde::Serialize;
 
 use crate::chat::{Role, Usage};
+use crate::prices::Prices;
 use crate::reasoning::choice::Choice;
-use crate::reasoning::model_list::{ModelList, Price};
-use crate::store::{MessageStatus, StoredMessage};
+use crate::store::{MessageStatus, Store, StoreError, StoredMessage};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -36,44 +35,8 @@ pub struct VersionFigures {
     pub cost: Option<f64>,
 }
 
-/// What `usage` cost at `price` (dollars per million tokens). Providers count differently:
-/// Anthropic's input leaves cache reads out, the others' includes them; Gemini's output
-/// leaves the thinking out, the others' includes it.
-pub fn cost(provider: &str, price: &Price, usage: &Usage) -> Option<f64> {
-    let per = |tokens: u32, dollars: f64| f64::from(tokens) * dollars / 1_000_000.0;
-    let input_price = price.input?;
-    let output_price = price.output?;
-    let cached = usage.cached.unwrap_or(0);
-    let input = usage.input.unwrap_or(0);
-    let fresh = if provider == "anthropic" {
-        input
-    } else {
-        input.saturating_sub(cached)
-    };
-    let reasoning = usage.reasoning.unwrap_or(0);
-    let output = usage.output.unwrap_or(0);
-    let (answer, thinking) = if provider == "google" {
-        (output, reasoning)
-    } else {
-        (output.saturating_sub(reasoning), reasoning)
-    };
-    Some(
-        per(fresh, input_price)
-            + per(cached, price.cached_input.unwrap_or(input_price))
-            + per(answer, output_price)
-            + per(thinking, price.reasoning.unwrap_or(output_price)),
-    )
-}
-
-/// What one stored message cost, where its model's prices are listed.
-pub fn message_cost(message: &StoredMessage) -> Option<f64> {
-    let origin = message.message.origin.as_ref()?;
-    let listed = ModelList::builtin().get(&origin.provider, &origin.model)?;
-    cost(&origin.provider, &listed.price, &message.usage)
-}
-
 /// The figures of one version, from its turn (`Store::turn_of`); none for an empty turn.
-pub fn figures(turn: &[StoredMessage]) -> Option<VersionFigures> {
+pub fn figures(turn: &[StoredMessage], prices: &Prices) -> Option<VersionFigures> {
     let first = turn.first()?;
     let steps: Vec<&StoredMessage> = turn
         .iter()
@@ -94,7 +57,6 @@ pub fn figures(turn: &[StoredMessage]) -> Option<VersionFigures> {
         cached: sum(|u| u.cached),
     };
     let origin = first.message.origin.as_ref();
-    let price = origin.and_then(|o| ModelList::builtin().get(&o.provider, &o.model));
     Some(VersionFigures {
         id: first.id.clone(),
         provider: first.message.origin.as_ref().map(|o| o.provider.clone()),
@@ -105,11 +67,34 @@ pub fn figures(turn: &[StoredMessage]) -> Option<VersionFigures> {
         first_token_ms: first.first_token_ms,
         thinking_ms: (thinking > 0).then_some(thinking),
         total_ms: u64::try_from(last.updated_at.saturating_sub(first.created_at)).unwrap_or(0),
-        cost: origin
-            .zip(price)
-            .and_then(|(o, listed)| cost(&o.provider, &listed.price, &usage)),
+        cost: origin.and_then(|o| prices.cost(&o.provider, &o.model, &usage)),
         usage,
     })
+}
+
+/// One version of an answer: its figures and its messages (the steps of a tool loop too).
+#[derive(Debug, Clone)]
+pub struct Version {
+    pub figures: VersionFigures,
+    pub turn: Vec<StoredMessage>,
+}
+
+/// Every answer to the question `message_id` answers (or is), oldest first: the versions
+/// the compare view and `ponder-cli compare` set side by side.
+pub fn versions(
+    store: &Store,
+    message_id: &str,
+    prices: &Prices,
+) -> Result<Vec<Version>, StoreError> {
+    let question = store.question_of(message_id)?;
+    let mut out = Vec::new();
+    for id in store.answers_to(&question.id)? {
+        let turn = store.turn_of(&id)?;
+        if let Some(figures) = figures(&turn, prices) {
+            out.push(Version { figures, turn });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -177,7 +162,7 @@ mod tests {
                 (4_200, 9_000),
             ),
         ];
-        let f = figures(&turn).unwrap();
+        let f = figures(&turn, &Prices::default()).unwrap();
         assert_eq!(f.id, "a");
         assert_eq!(f.model.as_deref(), Some("deepseek-v4-flash"));
         assert_eq!(f.choice, Some(Choice::HIGH));
@@ -195,55 +180,13 @@ mod tests {
         );
         assert_eq!(f.first_token_ms, Some(700));
         // deepseek-v4-flash's listed prices, whatever they are today.
-        let price = &ModelList::builtin()
-            .get("deepseek", "deepseek-v4-flash")
-            .unwrap()
-            .price;
+        let price = Prices::listed("deepseek", "deepseek-v4-flash").unwrap();
         let want = (280.0 * price.input.unwrap() + 100.0 * price.output.unwrap()) / 1e6;
         assert!(
             (f.cost.unwrap() - want).abs() < 1e-12,
             "{:?} {want}",
             f.cost
         );
-        assert_eq!(figures(&[]), None);
-    }
-
-    #[test]
-    fn each_provider_counts_cached_and_thinking_tokens_its_own_way() {
-        let price = Price {
-            input: Some(3.0),
-            output: Some(15.0),
-            cached_input: Some(0.3),
-            reasoning: None,
-        };
-        let usage = Usage {
-            input: Some(1_000_000),
-            output: Some(1_000_000),
-            reasoning: Some(400_000),
-            cached: Some(500_000),
-        };
-        let cases = [
-            // Input leaves cache reads out; output holds the thinking.
-            ("anthropic", 3.0 + 0.15 + 15.0),
-            // Input holds the cached tokens; output holds the thinking.
-            ("openai", 1.5 + 0.15 + 15.0),
-            // Output leaves the thinking out: it is billed on top.
-            ("google", 1.5 + 0.15 + 15.0 + 6.0),
-        ];
-        for (provider, want) in cases {
-            let got = cost(provider, &price, &usage).unwrap();
-            assert!((got - want).abs() < 1e-9, "{provider}: {got} ≠ {want}");
-        }
-        let thinking_priced = Price {
-            reasoning: Some(30.0),
-            ..price.clone()
-        };
-        let got = cost("openai", &thinking_priced, &usage).unwrap();
-        assert!((got - (1.5 + 0.15 + 9.0 + 12.0)).abs() < 1e-9, "{got}");
-        assert_eq!(
-            cost("openai", &Price::default(), &usage),
-            None,
-            "no price, no cost"
-        );
+        assert_eq!(figures(&[], &Prices::default()), None);
     }
 }

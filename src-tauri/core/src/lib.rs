@@ -8,6 +8,7 @@ pub mod draft;
 pub mod export;
 pub mod mcp;
 pub mod paths;
+pub mod prices;
 pub mod providers;
 pub mod reasoning;
 pub mod run;

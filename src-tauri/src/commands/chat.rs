@@ -88,25 +88,18 @@ pub async fn rerun(
     start(app.clone(), request, Place::Rerun(question.id), on_event)
 }
 
-/// The question an answer on the path shown answers.
+/// The question an answer answers, whichever version the conversation shows.
 fn question_of(
     state: &AppState,
     answer_id: &str,
 ) -> Result<ponder_core::store::StoredMessage, IpcError> {
-    let target = state.store()?.message(answer_id)?;
-    let shown = state.store()?.messages(&target.conversation_id)?;
-    let at = shown.iter().position(|m| m.id == target.id);
-    shown[..at.unwrap_or(0)]
-        .iter()
-        .rev()
-        .find(|m| m.message.role == ponder_core::chat::Role::User)
-        .cloned()
-        .ok_or_else(|| {
-            IpcError::new(
-                IpcErrorCode::InvalidInput,
-                "There is no question before this answer.",
-            )
-        })
+    state.store()?.question_of(answer_id).map_err(|e| match e {
+        ponder_core::store::StoreError::NotFound { .. } => IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "There is no question before this answer.",
+        ),
+        e => e.into(),
+    })
 }
 
 /// Asks an edited version of a question, and answers it. The original and its answers stay,
@@ -329,7 +322,7 @@ fn start(
             Ok((message_id, outcome)) => {
                 let message = store
                     .message(&message_id)
-                    .map(|m| MessageView::from(&m))
+                    .map(|m| MessageView::new(&m, &app_for_task.state::<AppState>().prices()))
                     .ok();
                 match (&outcome, message) {
                     (Outcome::Done(_), Some(message)) => StreamEvent::Done { message },

@@ -75,7 +75,7 @@ pub fn set_thought_hidden(
     let stored = state
         .store()?
         .set_thought_hidden(&message_id, index, hidden)?;
-    Ok(crate::ipc::MessageView::from(&stored))
+    Ok(crate::ipc::MessageView::new(&stored, &state.prices()))
 }
 
 /// The model a conversation talks to next, saved as soon as the user picks it.
@@ -124,10 +124,11 @@ pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
     let conversation = store.conversation(id)?;
     let messages = store.messages(id)?;
     let versions = store.versions(id)?;
+    let prices = state.prices();
     let costs: Vec<f64> = store
         .all_messages(id)?
         .iter()
-        .filter_map(ponder_core::compare::message_cost)
+        .filter_map(|m| prices.message_cost(m))
         .collect();
     let cost = (!costs.is_empty()).then(|| costs.iter().sum());
     Ok(ConversationView::new(
@@ -135,6 +136,7 @@ pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
         &messages,
         &versions,
         cost,
+        &prices,
     ))
 }
 
@@ -157,7 +159,7 @@ pub fn usage_report(
     days: u32,
 ) -> Result<Vec<ponder_core::store::UsageRow>, IpcError> {
     let since = crate::commands::settings::now_ms() - i64::from(days.clamp(1, 3660)) * 86_400_000;
-    Ok(state.store()?.usage_by_day(since)?)
+    Ok(state.store()?.usage_by_day(since, &state.prices())?)
 }
 
 /// Every version of an answer (the answers to its question), oldest first, with their
@@ -167,23 +169,20 @@ pub fn compare_versions(
     state: State<'_, AppState>,
     message_id: String,
 ) -> Result<Vec<crate::ipc::VersionView>, IpcError> {
-    let store = state.store()?;
-    let answer = store.message(&message_id)?;
-    let siblings = store
-        .versions(&answer.conversation_id)?
-        .remove(&answer.id)
-        .unwrap_or_else(|| vec![answer.id.clone()]);
-    let mut out = Vec::new();
-    for id in siblings {
-        let turn = store.turn_of(&id)?;
-        if let Some(figures) = ponder_core::compare::figures(&turn) {
-            out.push(crate::ipc::VersionView {
-                figures,
-                messages: turn.iter().map(crate::ipc::MessageView::from).collect(),
-            });
-        }
-    }
-    Ok(out)
+    let prices = state.prices();
+    Ok(
+        ponder_core::compare::versions(&*state.store()?, &message_id, &prices)?
+            .into_iter()
+            .map(|v| crate::ipc::VersionView {
+                figures: v.figures,
+                messages: v
+                    .turn
+                    .iter()
+                    .map(|m| crate::ipc::MessageView::new(m, &prices))
+                    .collect(),
+            })
+            .collect(),
+    )
 }
 
 /// Deletes one version of a message and everything that followed it; `restore_branch`

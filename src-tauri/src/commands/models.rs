@@ -77,6 +77,12 @@ pub fn model_view(
         source,
         released: model.listed.as_ref().and_then(|m| m.released.clone()),
         levels: level_options(model),
+        listed_price: model
+            .listed
+            .as_ref()
+            .map(|m| &m.price)
+            .filter(|p| p.input.is_some() || p.output.is_some())
+            .map(ponder_core::prices::PriceFigures::from),
     }
 }
 

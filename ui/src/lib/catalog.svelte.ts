@@ -42,6 +42,17 @@ export class CatalogState {
     }
   }
 
+  /** The models grouped by provider, in the catalog's order, for a grouped select. */
+  get groups(): [string, { name: string; models: ModelView[] }][] {
+    const groups = new Map<string, { name: string; models: ModelView[] }>();
+    for (const m of this.models) {
+      const g = groups.get(m.provider) ?? { name: m.providerName, models: [] };
+      g.models.push(m);
+      groups.set(m.provider, g);
+    }
+    return [...groups.entries()];
+  }
+
   find(provider: string | null, id: string | null): ModelView | null {
     return this.models.find((m) => m.provider === provider && m.id === id) ?? null;
   }

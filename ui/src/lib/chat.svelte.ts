@@ -227,6 +227,19 @@ export class ChatSession {
     }
   }
 
+  /** Reads the conversation on screen again (its costs after a price change), unless an
+   * answer is streaming into it. */
+  async refreshView(): Promise<void> {
+    const id = this.current?.id;
+    if (!id || this.running) return;
+    try {
+      const view = await ipc.getConversation(id);
+      if (this.current?.id === id && !this.running) this.current = view;
+    } catch {
+      // What is on screen stays; the next open reads it again.
+    }
+  }
+
   async rename(id: string, title: string): Promise<void> {
     const clean = title.trim();
     if (!clean) return;
@@ -424,7 +437,10 @@ export class ChatSession {
     this.pendingUser.delete(key);
     if (this.current?.id === key) {
       const messages = this.current.messages.filter((m) => m.id !== run.message.id);
-      this.current = { ...this.current, messages: [...messages, run.message] };
+      // The header's cost takes in the new answer's at once (a reload below recounts it all).
+      const added = run.message.cost;
+      const cost = added === null || added === undefined ? this.current.cost : (this.current.cost ?? 0) + added;
+      this.current = { ...this.current, messages: [...messages, run.message], cost };
     }
     this.runs.drop(key);
     if (key !== DRAFT) this.pendingModel.delete(key);

@@ -170,6 +170,8 @@ baseUrl: string | null,
  */
 models: Array<string>, };
 
+export type PriceOverride = { provider: string, model: string, input: number | null, output: number | null, cachedInput: number | null, reasoning: number | null, };
+
 export type Settings = { theme: Theme, defaultProvider: string | null, defaultModel: string | null, defaultChoice: Choice, thoughtVisibility: ThoughtVisibility, 
 /**
  * False: thoughts are shown while they stream but never written to disk.
@@ -208,7 +210,11 @@ toolStepLimit: number,
 /**
  * Seconds a tool call may take.
  */
-toolTimeoutSecs: number, };
+toolTimeoutSecs: number, 
+/**
+ * The user's own prices, over the listed ones.
+ */
+prices: Array<PriceOverride>, };
 
 export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server";
 
@@ -303,7 +309,7 @@ export type UsageRow = {
  */
 day: string, provider: string, model: string, answers: number, usage: Usage, 
 /**
- * US dollars, where the model's prices are listed.
+ * US dollars, where the model's prices are known.
  */
 cost: number | null, };
 
@@ -327,9 +333,15 @@ export type Format = "md" | "json" | "html";
 
 export type ThoughtsMode = "details" | "section" | "omit";
 
-export type About = { name: string, version: string, dataDir: string, databasePath: string, };
+export type About = { name: string, version: string, dataDir: string, databasePath: string, 
+/**
+ * The day the embedded model list (its prices among its facts) was copied.
+ */
+modelsDated: string, };
 
 export type ModelSource = "catalog" | "live" | "added";
+
+export type PriceFigures = { input: number | null, output: number | null, cachedInput: number | null, reasoning: number | null, };
 
 export type ModelView = { provider: string, providerName: string, id: string, name: string, contextWindow: number, maxOutput: number, 
 /**
@@ -364,7 +376,11 @@ released: string | null,
 /**
  * Only the choices this model supports, each with its meaning.
  */
-levels: Array<LevelOption>, };
+levels: Array<LevelOption>, 
+/**
+ * Its prices in the embedded model list, where listed (dollars per million tokens).
+ */
+listedPrice: PriceFigures | null, };
 
 export type ProviderView = { id: string, name: string, enabled: boolean, baseUrl: string, defaultBaseUrl: string, needsKey: boolean, hasKey: boolean, 
 /**

@@ -30,6 +30,7 @@ function model(provider: string, providerName: string, id: string, levels: Level
     apiChoice: false,
     source: 'catalog',
     released: null,
+    listedPrice: null,
     levels,
   };
 }

@@ -69,6 +69,7 @@ export function typedModels(query: string, providers: readonly ProviderView[], m
       known: false,
       source: 'added',
       released: null,
+      listedPrice: null,
       levels: [],
       typed: true,
     }));

@@ -21,6 +21,7 @@ function defaultSettings(): AppSettings {
     alwaysAllowedTools: [],
     toolStepLimit: 25,
     toolTimeoutSecs: 60,
+    prices: [],
   };
 }
 

@@ -17,6 +17,8 @@ export type {
   ModelSource,
   ModelView,
   PartView,
+  PriceFigures,
+  PriceOverride,
   Protocol,
   ProviderOverrides,
   ProviderSettings,

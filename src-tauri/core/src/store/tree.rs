@@ -155,6 +155,30 @@ impl Store {
         Ok(message)
     }
 
+    /// The question `message_id` answers: itself when it is one, else the nearest question
+    /// above it in the tree (whichever version the conversation shows).
+    pub fn question_of(&self, message_id: &str) -> Result<StoredMessage> {
+        let path = self.read(|c| path_to(c, message_id))?;
+        path.into_iter()
+            .rev()
+            .find(|m| m.message.role == Role::User)
+            .ok_or_else(|| StoreError::NotFound {
+                what: "question before message",
+                id: message_id.to_owned(),
+            })
+    }
+
+    /// The answers to a question, every version, in the order they were written.
+    pub fn answers_to(&self, question_id: &str) -> Result<Vec<String>> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM messages WHERE parent_id = ?1 AND deleted_at IS NULL ORDER BY seq",
+            )?;
+            let rows = stmt.query_map([question_id], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<String>>>()?)
+        })
+    }
+
     /// For each message that has siblings (other versions), their ids in the order they
     /// were written, itself included.
     pub fn versions(&self, conversation_id: &str) -> Result<HashMap<String, Vec<String>>> {

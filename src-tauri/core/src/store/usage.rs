@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{Result, Store};
 use crate::chat::Usage;
+use crate::prices::Prices;
 
 /// One model's answers on one day (UTC).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -16,14 +17,14 @@ pub struct UsageRow {
     pub model: String,
     pub answers: u32,
     pub usage: Usage,
-    /// US dollars, where the model's prices are listed.
+    /// US dollars, where the model's prices are known.
     pub cost: Option<f64>,
 }
 
 impl Store {
     /// Tokens and cost of the answers since `since_ms`, per day and model, oldest day first.
     /// Every version counts: each was paid for. Deleted branches do not.
-    pub fn usage_by_day(&self, since_ms: i64) -> Result<Vec<UsageRow>> {
+    pub fn usage_by_day(&self, since_ms: i64, prices: &Prices) -> Result<Vec<UsageRow>> {
         let rows = self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT date(created_at / 1000, 'unixepoch') AS day, provider, model, count(*),
@@ -58,11 +59,7 @@ impl Store {
         Ok(rows
             .into_iter()
             .map(|mut row| {
-                row.cost = crate::reasoning::model_list::ModelList::builtin()
-                    .get(&row.provider, &row.model)
-                    .and_then(|listed| {
-                        crate::compare::cost(&row.provider, &listed.price, &row.usage)
-                    });
+                row.cost = prices.cost(&row.provider, &row.model, &row.usage);
                 row
             })
             .collect())

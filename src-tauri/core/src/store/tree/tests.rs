@@ -251,7 +251,8 @@ fn usage_counts_every_version_per_day_and_model_but_not_deleted_ones() {
     priced(&gone, 9_000_000, 9_000_000, 0);
     store.delete_branch(&gone).unwrap();
 
-    let rows = store.usage_by_day(1_767_225_600_000).unwrap();
+    let prices = crate::prices::Prices::default();
+    let rows = store.usage_by_day(1_767_225_600_000, &prices).unwrap();
     assert_eq!(rows.len(), 1, "{rows:?}");
     let row = &rows[0];
     assert_eq!(
@@ -263,14 +264,41 @@ fn usage_counts_every_version_per_day_and_model_but_not_deleted_ones() {
         (Some(2_000), Some(5_000), Some(2_000))
     );
     // At Claude Sonnet 4.5's listed prices.
-    let price = &crate::reasoning::model_list::ModelList::builtin()
-        .get("anthropic", "claude-sonnet-4-5")
-        .unwrap()
-        .price;
+    let price = crate::prices::Prices::listed("anthropic", "claude-sonnet-4-5").unwrap();
     let want = (2_000.0 * price.input.unwrap() + 5_000.0 * price.output.unwrap()) / 1e6;
     assert!((row.cost.unwrap() - want).abs() < 1e-12);
     assert!(
-        store.usage_by_day(1_767_312_000_000).unwrap().is_empty(),
+        store
+            .usage_by_day(1_767_312_000_000, &prices)
+            .unwrap()
+            .is_empty(),
         "nothing after that day"
     );
+}
+
+#[test]
+fn an_answer_finds_its_question_through_its_parents_whatever_is_shown() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [q1, a1, q2, a2]) = two_turns(&store);
+    let again = answer(&store, &c, &q2, "A2, again");
+    // Shown: the first answer to Q1's path; the question is found either way.
+    store.select_version(&a2).unwrap();
+    let cases = [
+        (&a1, &q1),
+        (&q1, &q1),
+        (&a2, &q2),
+        (&again, &q2),
+        (&q2, &q2),
+    ];
+    for (message, question) in cases {
+        assert_eq!(&store.question_of(message).unwrap().id, question);
+    }
+    assert_eq!(store.answers_to(&q2).unwrap(), [a2.clone(), again.clone()]);
+    assert_eq!(store.answers_to(&q1).unwrap(), [a1]);
+    store.delete_branch(&again).unwrap();
+    assert_eq!(store.answers_to(&q2).unwrap(), [a2]);
+    assert!(matches!(
+        store.question_of("no-such-message"),
+        Err(crate::store::StoreError::NotFound { .. })
+    ));
 }
