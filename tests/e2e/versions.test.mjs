@@ -1,10 +1,11 @@
 // Every version kept, in the real app (WebKitGTK) against the mock provider: an answer is
 // regenerated and rerun at another level, the switcher moves between the three, the compare
 // view shows them side by side (screenshots in both themes), "Use this one" goes on from the
-// first, and after a restart the same version is shown with the others still there.
+// first, and after a restart the same version is shown with the others still there. Then a
+// question asked at low and high at once: both answers kept, the low one shown, compared.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -130,5 +131,42 @@ describe('versions in the real app', () => {
     assert.equal(answers.length, 3);
     assert.ok(answers.every((m) => m.parentId === messages[0].id), 'three versions of one answer');
     assert.deepEqual(answers.map((m) => m.choice), ['medium', 'medium', 'high']);
+  });
+
+  it('asks one question at low and high at once: both answers kept, the first shown, compared', async () => {
+    await withApp(async (s) => {
+      await s.click(await s.waitFind('[data-testid="new-chat"]'));
+      await pickBudgetModelMedium(s);
+      await s.type(await s.waitFind('[data-testid="composer-input"]'), 'Is 1,000,003 prime?');
+      await s.click(await s.waitFind('[data-testid="ask-several"]'));
+      await s.waitFind('[data-testid="levels-chooser"]');
+      const ticked = await s.execute(`return [...document.querySelectorAll('[data-testid="levels-option"]:checked')].map((e) => e.dataset.choice)`);
+      assert.deepEqual(ticked, ['low', 'high']);
+      await s.click(await s.waitFind('[data-testid="levels-ask"]'));
+      const notes = () => s.execute(`return [...document.querySelectorAll('[data-testid="note"]')].map((e) => e.innerText).join(' | ')`);
+      await waitFor(async () => /Asked at low and high/.test(await notes()), 'both levels answered', 60000);
+      assert.match(await notes(), /high — answered in \d+ s/);
+      await waitFor(async () => (await count(s)) === '1 / 2', 'the low answer shown, of two', 10000);
+      await s.click(await s.waitFind('[data-testid="note-compare"]'));
+      await waitFor(async () => (await s.findAll('[data-testid="compare-column"]')).length === 2, 'two columns', 10000);
+      const levels = await s.execute(`return [...document.querySelectorAll('[data-testid="compare-level"]')].map((e) => e.innerText)`);
+      assert.deepEqual(levels.map((l) => l.split(' — ')[0]), ['low', 'high']);
+      await s.click(await s.waitFind('[data-testid="compare-close"]'));
+    });
+    // One question; its two answers, at low and at high, each sent its own budget.
+    const { messages } = exported();
+    assert.equal(messages.filter((m) => m.message.role === 'user').length, 1);
+    const answers = messages.filter((m) => m.message.role === 'assistant');
+    assert.deepEqual(answers.map((m) => m.choice).sort(), ['high', 'low']);
+    assert.ok(answers.every((m) => m.parentId === messages[0].id));
+    const budgets = readFileSync(join(dataHome, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.method === 'POST')
+      .slice(-2)
+      .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body).thinking.budget_tokens)
+      .sort((a, b) => a - b);
+    assert.ok(budgets[0] < budgets[1], `low and high budgets: ${budgets}`);
   });
 });

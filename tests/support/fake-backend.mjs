@@ -547,8 +547,10 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   /** Calls waiting on their approval card, by `runId/callId`. */
   const approvals = new Map();
 
-  /** A run answering `userMessageId`; `origin` is a model for this answer only (a rerun). */
-  function startRun(c, userMessageId, choice, channel, origin = { provider: c.provider, model: c.model }) {
+  /** A run answering `userMessageId`; `origin` is a model for this answer only (a rerun).
+   * `aside`: another answer to a question whose shown answer is another one (asked at
+   * several levels): it is kept as a version, as the real backend does, not shown. */
+  function startRun(c, userMessageId, choice, channel, origin = { provider: c.provider, model: c.model }, aside = false) {
     const runId = id('run');
     const send = channelSender(channel);
     const m = findModel(origin.provider, origin.model);
@@ -571,6 +573,10 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     const failure = fake.next;
     fake.next = null;
     const run = { runId, timers: [], message, closed: false, conversation: c };
+    run.place = (stored) => {
+      if (aside) stashOf(c.id).set(stored.id, { parent: userMessageId, tail: [stored] });
+      else c.messages.push(stored);
+    };
     runs.set(runId, run);
     const thinks = m && m.levels.length > 0 && choice !== 'off';
     let thought = '';
@@ -584,7 +590,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       if (thought) parts.push(thinkingPart(thought, now() - thinkStart));
       if (answer) parts.push({ type: 'text', text: answer });
       const stored = { ...message, parts, status: 'error', error: failure.error };
-      c.messages.push(stored);
+      run.place(stored);
       send({ type: 'error', error: failure.error, message: failure.withMessage ? clone(stored) : null });
     };
     at(30, () => send({ type: 'started', runId, userMessageId, messageId: message.id }));
@@ -636,7 +642,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
             if (thinks && thought) parts.push(thinkingPart(thought, thinkingMs, { source: c.provider === 'openai' ? 'summary' : 'thinking', summary: c.provider === 'openai' }));
             parts.push({ type: 'text', text: answer });
             const done = { ...message, parts, status: 'complete', usage: JSON.parse(JSON.stringify(usage)), thinkingMs, stop: { kind: 'end' } };
-            c.messages.push(done);
+            run.place(done);
             c.updatedAt = now();
             send({ type: 'done', message: { ...clone(done), cost: priced(done) } });
           });
@@ -1022,9 +1028,11 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const runId = startRun(c, user?.id ?? '', c.settings.choice, onEvent);
       return { runId, conversationId: c.id };
     },
-    rerun: ({ messageId, provider: pid, model, choice, onEvent }) => {
+    rerun: ({ messageId, provider: pid, model, choice, beside, onEvent }) => {
       const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
       const at = c.messages.findIndex((m) => m.id === messageId);
+      // Another answer to a question, kept beside the one shown (or still streaming).
+      if (beside && c.messages[at].role === 'user') return { runId: startRun(c, messageId, choice, onEvent, { provider: pid, model }, true), conversationId: c.id };
       setAside(c, at);
       const user = [...c.messages].reverse().find((m) => m.role === 'user');
       const runId = startRun(c, user?.id ?? '', choice, onEvent, { provider: pid, model });
@@ -1045,7 +1053,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       run.closed = true;
       run.timers.forEach(clearTimeout);
       const stored = { ...run.message, parts: run.partial(), status: 'cancelled', stop: { kind: 'cancelled' } };
-      run.conversation.messages.push(stored);
+      (run.place ?? ((m) => run.conversation.messages.push(m)))(stored);
       setTimeout(() => run.send({ type: 'cancelled', message: clone(stored) }), ms(20));
       return null;
     },

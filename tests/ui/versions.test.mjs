@@ -193,6 +193,75 @@ describe('versions of a message', () => {
   }
 });
 
+describe('ask at several levels', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`asks one question at low and high at once, keeps both, and compares them (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: DEFAULTS } });
+      await page.getByTestId('composer-input').fill('Is 1,000,003 prime?');
+      await page.getByTestId('ask-several').click();
+      const chooser = page.getByTestId('levels-chooser');
+      await chooser.waitFor();
+      const ticked = await chooser.locator('[data-testid="levels-option"]:checked').evaluateAll((els) => els.map((e) => e.dataset.choice));
+      assert.deepEqual(ticked, ['low', 'high'], 'low and high to start with');
+      // Each level says what it means for this model.
+      assert.match(await chooser.textContent(), /high — 64,000 tokens/);
+      await screenshot(page, `ui-ask-several-${theme}`);
+      await chooser.getByTestId('levels-ask').click();
+      await chooser.waitFor({ state: 'detached' });
+
+      // One question stored; the first level is the answer shown, the other its version.
+      const note = page.getByTestId('note').filter({ hasText: /Ask(ing|ed) at low and high/ });
+      await note.waitFor();
+      await page.waitForFunction(() => /Asked at low and high/.test(document.querySelector('[data-testid="note-headline"]')?.textContent ?? ''), null, { timeout: 20_000 });
+      assert.match(await note.textContent(), /low — the answer shown/);
+      assert.match(await note.textContent(), /high — answered in \d+ s/);
+      const calls = await page.evaluate(() => window.__calls.filter((c) => ['send_message', 'rerun'].includes(c.cmd)).map((c) => ({ cmd: c.cmd, args: c.args })));
+      assert.deepEqual(
+        calls.map((c) => c.cmd),
+        ['send_message', 'rerun'],
+      );
+      assert.equal(calls[0].args.request.once, 'low');
+      assert.equal(calls[1].args.choice, 'high');
+      const question = await page.evaluate(() => [...window.__fake.conversations.values()][0].messages.find((m) => m.role === 'user').id);
+      assert.equal(calls[1].args.messageId, question, 'the stored question is answered again');
+      assert.equal(await page.getByTestId('message-user').count(), 1, 'asked once');
+      const answer = page.getByTestId('message-assistant');
+      await answer.getByTestId('versions').waitFor();
+      assert.equal(await countOf(answer), '1 / 2');
+
+      await note.getByTestId('note-compare').click();
+      const view = page.getByTestId('compare-view');
+      await view.waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-column"]').length === 2);
+      const levels = (await view.getByTestId('compare-level').allTextContents()).map((t) => t.trim());
+      assert.deepEqual(levels, ['low — 22,016 tokens', 'high — 64,000 tokens']);
+      await view.getByTestId('compare-close').click();
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('stops every level with Esc, and keeps what came', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS } });
+    await page.evaluate(() => (window.__fake.hold = true));
+    await page.getByTestId('composer-input').fill('Think hard, twice');
+    await page.getByTestId('ask-several').click();
+    await page.getByTestId('levels-chooser').getByTestId('levels-ask').click();
+    const note = page.getByTestId('note').filter({ hasText: /Ask(ing|ed) at low and high/ });
+    await note.waitFor();
+    await page.waitForFunction(() => /high — thinking/.test(document.body.textContent ?? ''));
+    await page.getByTestId('stop').waitFor();
+    await page.getByTestId('composer-input').press('Escape');
+    await page.waitForFunction(() => /Asked at low and high/.test(document.body.textContent ?? ''));
+    assert.match(await note.textContent(), /high — stopped; what came is kept/);
+    const cancelled = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'cancel_run').length);
+    assert.equal(cancelled, 2, 'both runs stopped');
+    await page.evaluate(() => window.__fake.release());
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
 describe('usage', () => {
   it('draws tokens per day with the thinking share, and tokens and cost per model', async () => {
     const { page, problems } = await browser.open({ backend: { settings: DEFAULTS, seed: true } });

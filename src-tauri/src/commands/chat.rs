@@ -50,6 +50,9 @@ enum Place {
     Answers(String),
     /// Another answer to a stored question, with a model and level for that answer only.
     Rerun(String),
+    /// Another answer to a stored question, kept beside the one shown (asked at several
+    /// levels at once).
+    Beside(String),
 }
 
 /// Answers a question again with the conversation's current model and level. The new answer
@@ -67,8 +70,10 @@ pub async fn regenerate(
 }
 
 /// Answers a question again with another model and level ("Rerun with…"): another version
-/// beside the others, to compare. The conversation keeps its own model and level.
+/// beside the others, to compare. The conversation keeps its own model and level. `beside`:
+/// the answer shown stays shown (the question asked at several levels at once).
 #[tauri::command]
+#[allow(clippy::too_many_arguments)]
 pub async fn rerun(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -76,6 +81,7 @@ pub async fn rerun(
     provider: String,
     model: String,
     choice: ponder_core::reasoning::Choice,
+    beside: Option<bool>,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let question = question_of(&state, &message_id)?;
@@ -85,7 +91,12 @@ pub async fn rerun(
         once: Some(choice),
         ..resend(&state, &question.id, question.message.text())?
     };
-    start(app.clone(), request, Place::Rerun(question.id), on_event)
+    let place = if beside.unwrap_or(false) {
+        Place::Beside(question.id)
+    } else {
+        Place::Rerun(question.id)
+    };
+    start(app.clone(), request, place, on_event)
 }
 
 /// The question an answer answers, whichever version the conversation shows.
@@ -183,10 +194,11 @@ fn start(
                 _ => None,
             },
             answers: match &place {
-                Place::Answers(id) | Place::Rerun(id) => Some(id),
+                Place::Answers(id) | Place::Rerun(id) | Place::Beside(id) => Some(id),
                 _ => None,
             },
-            model_once: matches!(place, Place::Rerun(_)),
+            beside: matches!(place, Place::Beside(_)),
+            model_once: matches!(place, Place::Rerun(_) | Place::Beside(_)),
             base_url: settings.base_url(&request.provider),
             ..Ask::default()
         },

@@ -10,9 +10,12 @@ import { AppError, ipc } from './ipc';
 import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
 import type { ToolsState } from './tools.svelte';
+import { SeveralLevels } from './several.svelte';
+import { StoredAnswers } from './stored';
 import { SlashCommands } from './slash';
 import { Versions } from './versions';
 import { localUserMessage, type LiveRun } from './stream';
+import { threadItems, type Note, type NoteAction, type ThreadItem } from './thread';
 import { mergeToolTurns } from './turns';
 import {
   defaultReasoningSettings,
@@ -20,12 +23,8 @@ import {
   type Choice,
   type ContextTokens,
   type ConversationView,
-  type ExportFormat,
-  type ExportThoughts,
   type IpcErrorView,
-  type MessageView,
   type ModelView,
-  type PurgeReport,
   type ReasoningSettings,
   type StreamEvent,
   type ToolDecision,
@@ -35,26 +34,6 @@ import type { Ui } from './ui.svelte';
 
 /** The key of the conversation not yet created ("New chat"). */
 export const DRAFT = '';
-
-export interface Note {
-  id: string;
-  tone: 'info' | 'success' | 'warning' | 'error';
-  /** The first line is the headline; the rest are shown below it. */
-  lines: string[];
-  /** An error card instead of a plain line. */
-  error?: IpcErrorView;
-  /** The message the note follows in the thread; null before the first. */
-  after: string | null;
-  /** Fixes offered on the note. */
-  actions?: NoteAction[];
-}
-
-export type NoteAction = { kind: 'addKey'; provider: string } | { kind: 'openPicker' } | { kind: 'undoDelete'; messageId: string };
-
-export type ThreadItem =
-  | { kind: 'message'; key: string; message: MessageView; run: LiveRun | null }
-  | { kind: 'note'; key: string; note: Note };
-
 
 function errorView(err: AppError): IpcErrorView {
   return { code: err.code, message: err.message, retryAfterMs: err.retryAfterMs };
@@ -117,6 +96,12 @@ export class ChatSession {
   private readonly slash: SlashCommands;
   /** Moving between, deleting and bringing back versions of a message. */
   readonly versions: Versions;
+  /** One question asked at several levels at once. */
+  readonly several: SeveralLevels;
+  /** Thoughts hidden or purged, and exports, of the stored answers. */
+  readonly stored: StoredAnswers;
+  /** Levels to ask at besides the first, once the backend has stored the question. */
+  private alsoAt = new Map<string, Choice[]>();
 
   constructor(parts: SessionParts) {
     this.ui = parts.ui;
@@ -126,6 +111,8 @@ export class ChatSession {
     this.runs = parts.runs;
     this.slash = new SlashCommands(this, parts);
     this.versions = new Versions(this, parts.ui);
+    this.several = new SeveralLevels(this);
+    this.stored = new StoredAnswers(this, parts.ui);
   }
 
   // ---- derived ----
@@ -142,6 +129,11 @@ export class ChatSession {
     return this.runs.isRunning(this.key);
   }
 
+  /** An answer is running here, or other levels of one. */
+  get busy(): boolean {
+    return this.running || this.several.running(this.key);
+  }
+
   get selectedModel(): ModelView | null {
     return this.catalog.find(this.provider, this.model);
   }
@@ -153,31 +145,7 @@ export class ChatSession {
   }
 
   get items(): ThreadItem[] {
-    const run = this.run;
-    const list = run ? this.shown.filter((m) => m.id !== run.message.id) : this.shown;
-    const notes = this.notes[this.key] ?? [];
-    const byAfter = new Map<string | null, Note[]>();
-    const ids = new Set(list.map((m) => m.id));
-    if (run) ids.add(run.message.id);
-    for (const note of notes) {
-      const after = note.after === null || ids.has(note.after) ? note.after : '\u0000end';
-      byAfter.set(after, [...(byAfter.get(after) ?? []), note]);
-    }
-    const out: ThreadItem[] = [];
-    const pushNotes = (after: string | null) => {
-      for (const note of byAfter.get(after) ?? []) out.push({ kind: 'note', key: `note-${note.id}`, note });
-    };
-    pushNotes(null);
-    for (const message of list) {
-      out.push({ kind: 'message', key: message.id, message, run: null });
-      pushNotes(message.id);
-    }
-    if (run) {
-      out.push({ kind: 'message', key: run.message.id, message: run.message, run });
-      pushNotes(run.message.id);
-    }
-    pushNotes('\u0000end');
-    return out;
+    return threadItems(this.shown, this.run, this.notes[this.key] ?? []);
   }
 
   // ---- loading ----
@@ -227,11 +195,11 @@ export class ChatSession {
     }
   }
 
-  /** Reads the conversation on screen again (its costs after a price change), unless an
-   * answer is streaming into it. */
-  async refreshView(): Promise<void> {
+  /** Reads the conversation on screen again (its costs after a price change, the versions
+   * other levels added), unless an answer is streaming into it. */
+  async refreshView(key: string | null = null): Promise<void> {
     const id = this.current?.id;
-    if (!id || this.running) return;
+    if (!id || (key !== null && key !== id) || this.running) return;
     try {
       const view = await ipc.getConversation(id);
       if (this.current?.id === id && !this.running) this.current = view;
@@ -273,6 +241,13 @@ export class ChatSession {
     const note: Note = { id: String(++this.noteSeq), tone, lines, after, ...extra };
     this.notes = { ...this.notes, [key]: [...(this.notes[key] ?? []), note] };
     return note;
+  }
+
+  /** Changes a note's lines and actions, in whichever conversation it is. */
+  updateNote(key: string, id: string, lines: string[], actions: NoteAction[] = []): void {
+    const list = this.notes[key];
+    if (!list?.some((n) => n.id === id)) return;
+    this.notes = { ...this.notes, [key]: list.map((n) => (n.id === id ? { ...n, lines, actions } : n)) };
   }
 
   dismissNote(id: string): void {
@@ -393,7 +368,7 @@ export class ChatSession {
       if (!clear && this.input === '') this.input = text;
       return;
     }
-    if (this.running || this.disabledReason) return;
+    if (this.busy || this.disabledReason) return;
     this.input = '';
     const sent = await this.send(messageFromText(text));
     // The user's text is never lost: a send that could not start puts it back.
@@ -416,6 +391,11 @@ export class ChatSession {
         };
       }
       this.pendingUser.delete(key);
+      const rest = this.alsoAt.get(key);
+      this.alsoAt.delete(key);
+      if (rest?.length && next.message.provider && next.message.model) {
+        this.several.begin(key, event.userMessageId, event.messageId, next.message.provider, next.message.model, next.message.choice ?? 'default', rest);
+      }
     }
     // A tool loop stores each step as its own message: the thread reloads the turn after.
     if (event.type === 'nextStep') this.reloadAfter.add(key);
@@ -453,10 +433,24 @@ export class ChatSession {
       }
     }
     await this.refreshTitle(key);
+    this.several.firstEnded(key);
   }
 
-  /** Starts a run for `text`; false when it could not start (the caller keeps the text). */
-  async send(text: string): Promise<boolean> {
+  /** Asks the composer's text at each of `choices` (two to four levels of the model chosen),
+   * all at once: the first is the answer shown, the others its versions. */
+  async askAtLevels(choices: Choice[]): Promise<void> {
+    const text = this.input;
+    if (!text.trim() || parseCommand(text) || this.busy || this.disabledReason || choices.length < 2) return;
+    const [first, ...rest] = choices.slice(0, 4);
+    this.input = '';
+    this.once = first ?? null;
+    const sent = await this.send(messageFromText(text), rest);
+    if (!sent && this.input === '') this.input = text;
+  }
+
+  /** Starts a run for `text`, and then at the levels `alsoAt`; false when it could not
+   * start (the caller keeps the text). */
+  async send(text: string, alsoAt: Choice[] = []): Promise<boolean> {
     const provider = this.provider;
     const model = this.model;
     if (!provider || !model) return false;
@@ -478,6 +472,7 @@ export class ChatSession {
     const localId = `local-${Date.now()}`;
     this.current = { ...conversation, messages: [...(this.current?.messages ?? []), localUserMessage(localId, text)] };
     this.pendingUser.set(key, { localId });
+    if (alsoAt.length) this.alsoAt.set(key, alsoAt);
     this.beginRun(key, once ?? this.reasoning.choice);
     try {
       const started = await ipc.sendMessage(
@@ -494,6 +489,7 @@ export class ChatSession {
       const err = AppError.from(raw);
       this.runs.drop(key);
       this.pendingUser.delete(key);
+      this.alsoAt.delete(key);
       if (this.current?.id === key) {
         this.current = { ...this.current, messages: this.current.messages.filter((m) => m.id !== localId) };
       }
@@ -549,6 +545,7 @@ export class ChatSession {
   /** Stops the answer streaming into the conversation on screen (Esc). */
   stop(): void {
     if (this.running) void this.runs.cancel(this.key);
+    this.several.stop(this.key);
   }
 
   /** The user text an assistant message answered, for "Start a new conversation". */
@@ -572,40 +569,5 @@ export class ChatSession {
     this.model = model;
     this.reasoning = { ...reasoning };
     this.input = text;
-  }
-
-  // ---- stored answers ----
-
-  /** Hides one thought of an answer, or shows it again; the stored message comes back. */
-  async setThoughtHidden(messageId: string, index: number, hidden: boolean): Promise<void> {
-    try {
-      const view = await ipc.setThoughtHidden(messageId, index, hidden);
-      if (this.current) {
-        this.current = { ...this.current, messages: this.current.messages.map((m) => (m.id === view.id ? view : m)) };
-      }
-    } catch (raw) {
-      this.ui.error = AppError.from(raw);
-    }
-  }
-
-  async purge(days: number): Promise<PurgeReport | null> {
-    try {
-      const report = await ipc.purgeThoughts(days);
-      if (this.current) await this.open(this.current.id);
-      return report;
-    } catch (raw) {
-      this.ui.error = AppError.from(raw);
-      return null;
-    }
-  }
-
-  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts, tools = true): Promise<void> {
-    if (!this.current) return;
-    try {
-      const { path } = await ipc.exportConversation(this.current.id, format, thoughts, tools);
-      if (path) this.ui.say(`Exported to ${path}`, 6000);
-    } catch (raw) {
-      this.ui.error = AppError.from(raw);
-    }
   }
 }

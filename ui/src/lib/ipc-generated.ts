@@ -469,7 +469,7 @@ export interface Commands {
   quit: { args: Record<string, never>; result: null };
   send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
   regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
-  rerun: { args: { messageId: string; provider: string; model: string; choice: Choice }; result: Sent; events: StreamEvent };
+  rerun: { args: { messageId: string; provider: string; model: string; choice: Choice; beside?: boolean | null }; result: Sent; events: StreamEvent };
   edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
   cancel_run: { args: { runId: string }; result: null };
   list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };

@@ -83,6 +83,9 @@ pub struct Question<'a> {
     /// A stored question this turn answers again (a regenerate, a rerun at another level or
     /// model): nothing new is asked, and the answer is another version beside the others.
     pub answers: Option<&'a str>,
+    /// With `answers`: the answer the conversation shows stays shown and this one is kept
+    /// beside it, as a version (the same question asked at several levels at once).
+    pub beside: bool,
 }
 
 impl<'a> Question<'a> {
@@ -91,6 +94,7 @@ impl<'a> Question<'a> {
             text,
             replaces: None,
             answers: None,
+            beside: false,
         }
     }
 }
@@ -147,8 +151,11 @@ pub async fn run_recorded_with_tools(
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),
     };
-    let mut message_id =
-        store.start_assistant(conversation_id, &asked.id, &origin, request.choice)?;
+    let mut message_id = if question.beside {
+        store.start_assistant_beside(conversation_id, &asked.id, &origin, request.choice)?
+    } else {
+        store.start_assistant(conversation_id, &asked.id, &origin, request.choice)?
+    };
     on_event(RecordedEvent::Started {
         user_message_id: &asked.id,
         message_id: &message_id,

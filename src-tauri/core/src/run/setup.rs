@@ -28,6 +28,9 @@ pub struct Ask<'a> {
     pub replaces: Option<&'a str>,
     /// A stored question to answer again (a regenerate, a rerun); `text` is not used.
     pub answers: Option<&'a str>,
+    /// With `answers`: the answer shown stays shown, this one is kept beside it (the same
+    /// question asked at several levels at once).
+    pub beside: bool,
     /// The model is for this turn only (a rerun with another model): the conversation keeps
     /// its own.
     pub model_once: bool,
@@ -53,6 +56,7 @@ pub struct TurnSetup {
     text: String,
     replaces: Option<String>,
     answers: Option<String>,
+    beside: bool,
     system: Option<String>,
     api: Option<ApiChoice>,
     base_url: Option<String>,
@@ -80,6 +84,7 @@ impl TurnSetup {
             text: &self.text,
             replaces: self.replaces.as_deref(),
             answers: self.answers.as_deref(),
+            beside: self.beside,
         }
     }
 }
@@ -177,6 +182,7 @@ pub fn setup(
         text: text.to_owned(),
         replaces: ask.replaces.map(str::to_owned),
         answers: ask.answers.map(str::to_owned),
+        beside: ask.beside,
         system,
         api,
         base_url: ask.base_url.map(str::to_owned),

@@ -244,6 +244,7 @@ impl Store {
                     status: MessageStatus::Complete,
                     parts: &parts,
                     origin: None,
+                    may_show: true,
                 },
                 now,
             )?;
@@ -276,6 +277,7 @@ impl Store {
                     status: MessageStatus::Complete,
                     parts: &parts,
                     origin: None,
+                    may_show: true,
                 },
                 now,
             )?;
@@ -295,6 +297,30 @@ impl Store {
         origin: &Origin,
         choice: Choice,
     ) -> Result<String> {
+        self.start_answer(conversation_id, after, origin, choice, true)
+    }
+
+    /// Like [`Store::start_assistant`] for another answer to a question whose shown answer
+    /// is running too (asked at several levels at once): it is kept as a version, and what
+    /// the conversation shows does not move to it.
+    pub fn start_assistant_beside(
+        &self,
+        conversation_id: &str,
+        after: &str,
+        origin: &Origin,
+        choice: Choice,
+    ) -> Result<String> {
+        self.start_answer(conversation_id, after, origin, choice, false)
+    }
+
+    fn start_answer(
+        &self,
+        conversation_id: &str,
+        after: &str,
+        origin: &Origin,
+        choice: Choice,
+        may_show: bool,
+    ) -> Result<String> {
         let id = new_id();
         self.write(|tx| {
             let now = now_ms();
@@ -308,6 +334,7 @@ impl Store {
                     status: MessageStatus::Streaming,
                     parts: &[],
                     origin: Some((origin, choice)),
+                    may_show,
                 },
                 now,
             )?;
@@ -503,6 +530,8 @@ struct NewRow<'a> {
     parts: &'a [Part],
     /// The model and level of an answer.
     origin: Option<(&'a Origin, Choice)>,
+    /// False: never becomes what the conversation shows by being written.
+    may_show: bool,
 }
 
 fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
@@ -514,6 +543,7 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
         status,
         parts,
         origin,
+        may_show,
     } = *row;
     let seq: i64 = tx.query_row(
         "SELECT coalesce(max(seq), -1) + 1 FROM messages WHERE conversation_id = ?1",
@@ -524,10 +554,11 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
     let role = role.as_str();
     // A message that goes on from what the conversation shows is shown too; one that goes
     // on from another branch (a run the user switched away from) is not.
-    let shown = match parent {
-        Some(parent) => super::tree::on_shown_path(tx, conversation_id, parent)?,
-        None => super::tree::leaf_of(tx, conversation_id)?.is_none(),
-    };
+    let shown = may_show
+        && match parent {
+            Some(parent) => super::tree::on_shown_path(tx, conversation_id, parent)?,
+            None => super::tree::leaf_of(tx, conversation_id)?.is_none(),
+        };
     let result = tx.execute(
         "INSERT INTO messages (id, conversation_id, seq, parent_id, role, status, text, thoughts, parts, provider, model, choice, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?13, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12)",

@@ -302,3 +302,24 @@ fn an_answer_finds_its_question_through_its_parents_whatever_is_shown() {
         Err(crate::store::StoreError::NotFound { .. })
     ));
 }
+
+#[test]
+fn an_answer_asked_beside_the_shown_one_is_kept_as_a_version_without_moving_the_thread() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, _, q2, a2]) = two_turns(&store);
+    let beside = store
+        .start_assistant_beside(&c, &q2, &origin(), Choice::LOW)
+        .unwrap();
+    // What follows it (a tool loop's next step) is not shown either.
+    let step = store.append_tool(&c, &beside, &[]).unwrap().id;
+    assert_eq!(texts(&store, &c), ["Q1", "A1", "Q2", "A2"]);
+    assert_eq!(
+        store.versions(&c).unwrap()[&a2],
+        [a2.clone(), beside.clone()]
+    );
+    // Shown when the user picks it, with what followed it.
+    store.select_version(&beside).unwrap();
+    let shown = store.messages(&c).unwrap();
+    assert_eq!(shown[3].id, beside);
+    assert_eq!(shown.last().unwrap().id, step);
+}

@@ -1,0 +1,46 @@
+// What the user does with the stored answers of the conversation on screen: hide a thought
+// (or show it again), purge old thoughts, export the conversation.
+import type { ChatSession } from './chat.svelte';
+import { AppError, ipc } from './ipc';
+import type { ExportFormat, ExportThoughts, PurgeReport } from './types';
+import type { Ui } from './ui.svelte';
+
+export class StoredAnswers {
+  constructor(
+    private readonly session: ChatSession,
+    private readonly ui: Ui,
+  ) {}
+
+  /** Hides one thought of an answer, or shows it again; the stored message comes back. */
+  async setThoughtHidden(messageId: string, index: number, hidden: boolean): Promise<void> {
+    try {
+      const view = await ipc.setThoughtHidden(messageId, index, hidden);
+      const current = this.session.current;
+      if (current) this.session.current = { ...current, messages: current.messages.map((m) => (m.id === view.id ? view : m)) };
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+
+  async purge(days: number): Promise<PurgeReport | null> {
+    try {
+      const report = await ipc.purgeThoughts(days);
+      if (this.session.current) await this.session.open(this.session.current.id);
+      return report;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return null;
+    }
+  }
+
+  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts, tools = true): Promise<void> {
+    const current = this.session.current;
+    if (!current) return;
+    try {
+      const { path } = await ipc.exportConversation(current.id, format, thoughts, tools);
+      if (path) this.ui.say(`Exported to ${path}`, 6000);
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+}
