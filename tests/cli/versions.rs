@@ -146,6 +146,37 @@ async fn a_rerun_is_another_version_and_compare_shows_each_ones_figures() {
             .all(|m| m["parentId"] == messages[0]["id"])
     );
 
+    // A transcript is the path shown; with --every-version, the other two answers follow it,
+    // each under its label.
+    let transcript = |extra: &[&str]| {
+        let out = run(
+            &db,
+            &[
+                &["export", conversation.as_str(), "--format", "md"][..],
+                extra,
+            ]
+            .concat(),
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let shown = transcript(&[]);
+    assert_eq!(shown.matches("## Assistant").count(), 1, "{shown}");
+    let every = transcript(&["--every-version"]);
+    assert_eq!(every.matches("## Assistant").count(), 3, "{every}");
+    // The newest (DeepSeek's) is shown; the first two follow it.
+    for n in [1, 2] {
+        assert!(
+            every.contains(&format!("## Version {n} of 3 · answer to “What is 2+2?”")),
+            "{every}"
+        );
+    }
+    assert!(shown.contains("deepseek-reasoner (deepseek)"), "{shown}");
+
     // The user's own prices (the app's settings beside the history) count instead: DeepSeek's
     // answer at nothing, Claude's output at ten times its listed price.
     let listed: Vec<f64> = rows.iter().map(|r| r["cost"].as_f64().unwrap()).collect();

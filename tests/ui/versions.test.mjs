@@ -193,6 +193,32 @@ describe('versions of a message', () => {
   }
 });
 
+describe('export', () => {
+  it('offers every version for Markdown and HTML once there are versions', async () => {
+    const { page, problems } = await browser.open({ backend: { settings: DEFAULTS } });
+    await send(page, 'First try');
+    await page.getByTestId('message-meta').waitFor();
+    await page.getByTestId('export-button').click();
+    assert.equal(await page.getByTestId('export-every-version').count(), 0, 'one version: nothing to choose');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('regenerate').click();
+    await page.getByTestId('message-assistant').getByTestId('versions').waitFor();
+    await page.getByTestId('export-button').click();
+    await page.getByTestId('export-every-version').check();
+    await page.getByRole('button', { name: 'Save as…' }).click();
+    const args = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'export_conversation').at(-1).args);
+    assert.equal(args.format, 'md');
+    assert.equal(args.everyVersion, true);
+    // JSON always keeps them; the menu says so instead.
+    await page.getByTestId('export-button').click();
+    await page.getByLabel('JSON (re-importable)').check();
+    assert.equal(await page.getByTestId('export-every-version').count(), 0);
+    assert.match(await page.getByRole('dialog', { name: 'Export this conversation' }).textContent(), /JSON keeps every version/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
 describe('ask at several levels', () => {
   for (const theme of ['light', 'dark']) {
     it(`asks one question at low and high at once, keeps both, and compares them (${theme})`, async () => {

@@ -127,6 +127,10 @@ pub struct ExportArgs {
     /// Leave the tool calls and their results out of Markdown and HTML.
     #[arg(long)]
     no_tools: bool,
+    /// Markdown and HTML: every version of the answers and questions, after the path the
+    /// conversation shows (JSON always keeps every version).
+    #[arg(long)]
+    every_version: bool,
     /// Every conversation, as one JSON backup.
     #[arg(long)]
     all: bool,
@@ -180,18 +184,16 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
             ThoughtsArg::Omit => Thoughts::Omit,
         };
         let conversation = store.conversation(&id).map_err(|e| Usage(e.to_string()))?;
-        // JSON keeps every version; a transcript is the path the conversation shows.
-        let mut messages = match args.format {
-            Format::Json => store.all_messages(&id)?,
-            Format::Md | Format::Html => store.messages(&id)?,
+        let options = export::TranscriptOptions {
+            thoughts,
+            tools: !args.no_tools,
+            every_version: args.every_version,
         };
-        if args.no_tools {
-            messages = export::without_tools(&messages);
-        }
         match args.format {
-            Format::Md => export::markdown(&conversation, &messages, thoughts),
-            Format::Json => export::json(&conversation, &messages),
-            Format::Html => export::html(&conversation, &messages, thoughts),
+            // JSON keeps everything, every version included.
+            Format::Json => export::json(&conversation, &store.all_messages(&id)?),
+            Format::Md => export::transcript(store, &id, export::Transcript::Markdown, options)?,
+            Format::Html => export::transcript(store, &id, export::Transcript::Html, options)?,
         }
     };
     match args.output {

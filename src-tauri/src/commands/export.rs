@@ -40,27 +40,34 @@ pub async fn export_conversation(
     format: Format,
     thoughts: ThoughtsMode,
     tools: bool,
+    every_version: Option<bool>,
 ) -> Result<Exported, IpcError> {
-    let conversation = state.store()?.conversation(&id)?;
+    let store = state.store()?;
+    let conversation = store.conversation(&id)?;
+    let options = export::TranscriptOptions {
+        thoughts: match thoughts {
+            ThoughtsMode::Details => Thoughts::Details,
+            ThoughtsMode::Section => Thoughts::Section,
+            ThoughtsMode::Omit => Thoughts::Omit,
+        },
+        tools,
+        every_version: every_version.unwrap_or(false),
+    };
     // JSON keeps everything, every version included; a transcript shows the path the
-    // conversation shows, and can leave the tool calls out.
-    let mut messages = if format == Format::Json {
-        state.store()?.all_messages(&id)?
-    } else {
-        state.store()?.messages(&id)?
-    };
-    if !tools && format != Format::Json {
-        messages = export::without_tools(&messages);
-    }
-    let thoughts = match thoughts {
-        ThoughtsMode::Details => Thoughts::Details,
-        ThoughtsMode::Section => Thoughts::Section,
-        ThoughtsMode::Omit => Thoughts::Omit,
-    };
+    // conversation shows, or every version, and can leave the tool calls out.
     let (content, extension) = match format {
-        Format::Md => (export::markdown(&conversation, &messages, thoughts), "md"),
-        Format::Html => (export::html(&conversation, &messages, thoughts), "html"),
-        Format::Json => (export::json(&conversation, &messages), "json"),
+        Format::Md => (
+            export::transcript(&store, &id, export::Transcript::Markdown, options)?,
+            "md",
+        ),
+        Format::Html => (
+            export::transcript(&store, &id, export::Transcript::Html, options)?,
+            "html",
+        ),
+        Format::Json => (
+            export::json(&conversation, &store.all_messages(&id)?),
+            "json",
+        ),
     };
     let name = format!("{}.{extension}", file_stem(&conversation.title));
     let Some(path) = app

@@ -487,7 +487,7 @@ export interface Commands {
   compare_versions: { args: { messageId: string }; result: Array<VersionView> };
   delete_branch: { args: { messageId: string }; result: ConversationView };
   restore_branch: { args: { messageId: string }; result: ConversationView };
-  export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean }; result: Exported };
+  export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean; everyVersion?: boolean | null }; result: Exported };
   import_file: { args: Record<string, never>; result: Imported | null };
   mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };
   mcp_test: { args: { id: string }; result: Array<ToolInfo> };

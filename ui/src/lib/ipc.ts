@@ -182,7 +182,7 @@ export const ipc = {
 
   search: (query: string, inThoughts: boolean) => call('search', { query, inThoughts }),
   purgeThoughts: (olderThanDays: number) => call('purge_thoughts', { olderThanDays }),
-  exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts, tools = true) =>
-    call('export_conversation', { id, format, thoughts, tools }),
+  exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts, tools = true, everyVersion = false) =>
+    call('export_conversation', { id, format, thoughts, tools, everyVersion }),
   importFile: () => call('import_file'),
 };

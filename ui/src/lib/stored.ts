@@ -33,11 +33,13 @@ export class StoredAnswers {
     }
   }
 
-  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts, tools = true): Promise<void> {
+  /** `everyVersion`: Markdown and HTML hold every version after the path shown (JSON
+   * always does). */
+  async exportCurrent(format: ExportFormat, thoughts: ExportThoughts, tools = true, everyVersion = false): Promise<void> {
     const current = this.session.current;
     if (!current) return;
     try {
-      const { path } = await ipc.exportConversation(current.id, format, thoughts, tools);
+      const { path } = await ipc.exportConversation(current.id, format, thoughts, tools, everyVersion);
       if (path) this.ui.say(`Exported to ${path}`, 6000);
     } catch (raw) {
       this.ui.error = AppError.from(raw);

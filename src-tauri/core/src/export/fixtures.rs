@@ -317,3 +317,50 @@ pub(super) fn store_with(records: &[ConversationRecord]) -> (Store, Vec<Conversa
         .collect();
     (store, read)
 }
+
+/// A question answered twice (at high, shown, and at low) and an edited version of it with
+/// its own answer: the tree every-version transcripts are checked on.
+pub(super) fn versions() -> ConversationRecord {
+    let id = "5d0c9a7e3b2f4e6a8c1d0b9f7e6a5c40";
+    let conversation = Conversation {
+        id: id.to_owned(),
+        title: "Is it prime?".to_owned(),
+        created_at: T0,
+        updated_at: T0 + 4 * 60_000,
+        provider: Some("anthropic".to_owned()),
+        model: Some("claude-sonnet-4-5".to_owned()),
+        settings: ReasoningSettings::default(),
+        pinned: false,
+        archived: false,
+        leaf_id: Some(format!("{}01", &id[..30])),
+    };
+    let question = user(id, 0, "Is 91 prime?");
+    let answer = |seq, choice, said: &str| {
+        let mut m = assistant(
+            id,
+            seq,
+            "anthropic",
+            "claude-sonnet-4-5",
+            choice,
+            vec![text(said)],
+        );
+        m.parent_id = Some(question.id.clone());
+        m
+    };
+    let high = answer(1, Choice::HIGH, "No: 91 = 7 × 13.");
+    let low = answer(2, Choice::LOW, "Yes, 91 is prime.");
+    let edited = user(id, 3, "Is 97 prime?");
+    let mut to_edit = assistant(
+        id,
+        4,
+        "anthropic",
+        "claude-sonnet-4-5",
+        Choice::HIGH,
+        vec![text("Yes: no prime up to 9 divides it.")],
+    );
+    to_edit.parent_id = Some(edited.id.clone());
+    ConversationRecord {
+        conversation,
+        messages: vec![question, high, low, edited, to_edit],
+    }
+}

@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use super::{
-    Piece, REDACTED_NOTE, Thoughts, header_line, model_line, notes, pieces, speaker, thought_label,
-    title, tool_result_label,
+    Branch, Piece, REDACTED_NOTE, Thoughts, header, model_line, notes, pieces, speaker,
+    thought_label, title, tool_result_label,
 };
 use crate::chat::{Role, ThinkingBlock};
 use crate::store::{Conversation, StoredMessage};
@@ -38,14 +38,12 @@ section.thought .thought-label{margin-bottom:.5rem}
 .arguments{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8125rem;background:var(--you);border-radius:.375rem;padding:.5rem .75rem}
 .note{font-size:.875rem;color:var(--muted);font-style:italic;margin:.5rem 0 0}
 .note.error{color:var(--error);font-style:normal;font-weight:600}
+.version{border-left:3px solid var(--line);padding-left:1rem;margin:1.5rem 0}
+.version-label{font-size:.875rem;font-weight:600;color:var(--muted);margin:0;padding-top:.75rem}
 footer{color:var(--muted);font-size:.75rem;padding-top:1rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 ";
 
-pub(super) fn render(
-    conv: &Conversation,
-    messages: &[StoredMessage],
-    thoughts: Thoughts,
-) -> String {
+pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
     let title = escape(&title(conv));
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -60,61 +58,78 @@ pub(super) fn render(
     let _ = writeln!(
         out,
         "<p class=\"meta\">{}</p>\n</header>\n<main>",
-        escape(&header_line(conv, messages))
+        escape(&header(conv, branches))
     );
-    for stored in messages {
-        let class = match stored.message.role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        };
-        let _ = writeln!(out, "<article class=\"message {class}\">");
-        let _ = write!(out, "<h2 class=\"speaker\">{}", speaker(&stored.message));
-        if let Some(model) = model_line(stored) {
-            let _ = write!(out, " <span class=\"model\">· {}</span>", escape(&model));
+    for branch in branches {
+        // Each version other than the path shown sits in its own section, under its label.
+        if let Some(label) = &branch.label {
+            let _ = writeln!(
+                out,
+                "<section class=\"version\">\n<h2 class=\"version-label\">{}</h2>",
+                escape(label)
+            );
         }
-        out.push_str("</h2>\n");
-        for piece in pieces(&stored.message, thoughts) {
-            match piece {
-                Piece::Text(text) => {
-                    let _ = writeln!(
-                        out,
-                        "<div class=\"text\">{}</div>",
-                        escape(text.trim_matches('\n'))
-                    );
-                }
-                Piece::Thought(block) => thought(&mut out, block, thoughts),
-                Piece::Tool(call) => {
-                    let _ = writeln!(
-                        out,
-                        "<div class=\"tool\"><p class=\"tool-name\">Tool call: <code>{}</code></p><div class=\"arguments\">{}</div></div>",
-                        escape(&call.name),
-                        escape(call.arguments.trim_matches('\n'))
-                    );
-                }
-                Piece::ToolResult(result) => {
-                    let class = if result.is_error {
-                        "tool error"
-                    } else {
-                        "tool"
-                    };
-                    let _ = writeln!(
-                        out,
-                        "<details class=\"{class}\"><summary class=\"tool-name\">{}</summary><div class=\"arguments\">{}</div></details>",
-                        escape(&tool_result_label(result)),
-                        escape(result.text().trim_matches('\n'))
-                    );
-                }
-            }
+        for stored in &branch.messages {
+            message(&mut out, stored, thoughts);
         }
-        for (error, note) in notes(stored) {
-            let class = if error { "note error" } else { "note" };
-            let _ = writeln!(out, "<p class=\"{class}\">{}</p>", escape(&note));
+        if branch.label.is_some() {
+            out.push_str("</section>\n");
         }
-        out.push_str("</article>\n");
     }
     out.push_str("</main>\n<footer><p>Exported from Ponder.</p></footer>\n</body>\n</html>\n");
     out
+}
+
+fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts) {
+    let class = match stored.message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+        Role::Tool => "tool",
+    };
+    let _ = writeln!(out, "<article class=\"message {class}\">");
+    let _ = write!(out, "<h2 class=\"speaker\">{}", speaker(&stored.message));
+    if let Some(model) = model_line(stored) {
+        let _ = write!(out, " <span class=\"model\">· {}</span>", escape(&model));
+    }
+    out.push_str("</h2>\n");
+    for piece in pieces(&stored.message, thoughts) {
+        match piece {
+            Piece::Text(text) => {
+                let _ = writeln!(
+                    out,
+                    "<div class=\"text\">{}</div>",
+                    escape(text.trim_matches('\n'))
+                );
+            }
+            Piece::Thought(block) => thought(out, block, thoughts),
+            Piece::Tool(call) => {
+                let _ = writeln!(
+                    out,
+                    "<div class=\"tool\"><p class=\"tool-name\">Tool call: <code>{}</code></p><div class=\"arguments\">{}</div></div>",
+                    escape(&call.name),
+                    escape(call.arguments.trim_matches('\n'))
+                );
+            }
+            Piece::ToolResult(result) => {
+                let class = if result.is_error {
+                    "tool error"
+                } else {
+                    "tool"
+                };
+                let _ = writeln!(
+                    out,
+                    "<details class=\"{class}\"><summary class=\"tool-name\">{}</summary><div class=\"arguments\">{}</div></details>",
+                    escape(&tool_result_label(result)),
+                    escape(result.text().trim_matches('\n'))
+                );
+            }
+        }
+    }
+    for (error, note) in notes(stored) {
+        let class = if error { "note error" } else { "note" };
+        let _ = writeln!(out, "<p class=\"{class}\">{}</p>", escape(&note));
+    }
+    out.push_str("</article>\n");
 }
 
 fn thought(out: &mut String, block: &ThinkingBlock, thoughts: Thoughts) {

@@ -4,80 +4,91 @@
 use std::fmt::Write;
 
 use super::{
-    Piece, REDACTED_NOTE, Thoughts, header_line, model_line, notes, pieces, speaker, thought_label,
-    title, tool_result_label,
+    Branch, Piece, REDACTED_NOTE, Thoughts, header, model_line, notes, pieces, speaker,
+    thought_label, title, tool_result_label,
 };
 use crate::chat::ThinkingBlock;
 use crate::store::{Conversation, StoredMessage};
 
-pub(super) fn render(
-    conv: &Conversation,
-    messages: &[StoredMessage],
-    thoughts: Thoughts,
-) -> String {
+pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", title(conv));
-    let _ = writeln!(out, "*{}*", header_line(conv, messages));
-    for stored in messages {
-        out.push('\n');
-        match model_line(stored) {
-            Some(model) => {
-                let _ = writeln!(
-                    out,
-                    "## {} · {}",
-                    speaker(&stored.message),
-                    one_line(&model)
-                );
+    let _ = writeln!(out, "*{}*", header(conv, branches));
+    for (i, branch) in branches.iter().enumerate() {
+        // The path shown reads as the conversation; each other version under its label.
+        let level = match &branch.label {
+            Some(label) => {
+                let _ = writeln!(out, "\n---\n\n## {}", one_line(label));
+                "###"
             }
-            None => {
-                let _ = writeln!(out, "## {}", speaker(&stored.message));
-            }
-        }
-        for piece in pieces(&stored.message, thoughts) {
-            out.push('\n');
-            match piece {
-                Piece::Text(text) => {
-                    out.push_str(text.trim_matches('\n'));
-                    out.push('\n');
-                }
-                Piece::Thought(block) => thought(&mut out, block, thoughts),
-                Piece::Tool(call) => {
-                    let _ = writeln!(
-                        out,
-                        "**Tool call:** `{}`\n",
-                        one_line(&call.name).replace('`', "'")
-                    );
-                    let fence = fence(&call.arguments);
-                    let _ = writeln!(
-                        out,
-                        "{fence}json\n{}\n{fence}",
-                        call.arguments.trim_matches('\n')
-                    );
-                }
-                Piece::ToolResult(result) => {
-                    // Folded: a result can be long, and the answer is what a reader wants.
-                    let text = result.text();
-                    let fence = fence(&text);
-                    let _ = writeln!(
-                        out,
-                        "<details>\n<summary>{}</summary>\n\n{fence}\n{}\n{fence}\n\n</details>",
-                        html_escape(&one_line(&tool_result_label(result))),
-                        text.trim_matches('\n')
-                    );
-                }
-            }
-        }
-        for (error, note) in notes(stored) {
-            let note = one_line(&note);
-            out.push('\n');
-            if error {
-                let _ = writeln!(out, "> **{note}**");
-            } else {
-                let _ = writeln!(out, "*{note}*");
-            }
+            None if i == 0 => "##",
+            None => "###",
+        };
+        for stored in &branch.messages {
+            message(&mut out, stored, thoughts, level);
         }
     }
     out
+}
+
+fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts, level: &str) {
+    out.push('\n');
+    match model_line(stored) {
+        Some(model) => {
+            let _ = writeln!(
+                out,
+                "{level} {} · {}",
+                speaker(&stored.message),
+                one_line(&model)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "{level} {}", speaker(&stored.message));
+        }
+    }
+    for piece in pieces(&stored.message, thoughts) {
+        out.push('\n');
+        match piece {
+            Piece::Text(text) => {
+                out.push_str(text.trim_matches('\n'));
+                out.push('\n');
+            }
+            Piece::Thought(block) => thought(out, block, thoughts),
+            Piece::Tool(call) => {
+                let _ = writeln!(
+                    out,
+                    "**Tool call:** `{}`\n",
+                    one_line(&call.name).replace('`', "'")
+                );
+                let fence = fence(&call.arguments);
+                let _ = writeln!(
+                    out,
+                    "{fence}json\n{}\n{fence}",
+                    call.arguments.trim_matches('\n')
+                );
+            }
+            Piece::ToolResult(result) => {
+                // Folded: a result can be long, and the answer is what a reader wants.
+                let text = result.text();
+                let fence = fence(&text);
+                let _ = writeln!(
+                    out,
+                    "<details>\n<summary>{}</summary>\n\n{fence}\n{}\n{fence}\n\n</details>",
+                    html_escape(&one_line(&tool_result_label(result))),
+                    text.trim_matches('\n')
+                );
+            }
+        }
+    }
+    for (error, note) in notes(stored) {
+        let note = one_line(&note);
+        out.push('\n');
+        if error {
+            let _ = writeln!(out, "> **{note}**");
+        } else {
+            let _ = writeln!(out, "*{note}*");
+        }
+    }
 }
 
 fn thought(out: &mut String, block: &ThinkingBlock, thoughts: Thoughts) {

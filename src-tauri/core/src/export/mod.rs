@@ -6,6 +6,7 @@
 //! ended. JSON keeps everything (signatures, provider data, replay, usage, settings, ids,
 //! timestamps), so an imported conversation can be continued with the same provider.
 
+mod branches;
 mod foreign;
 mod html;
 mod import;
@@ -21,6 +22,7 @@ use crate::store::{
     Conversation, ConversationRecord, MessageStatus, Store, StoreError, StoredMessage,
 };
 
+pub use branches::{Branch, branches};
 pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse, read_file};
 pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
@@ -57,14 +59,69 @@ impl Thoughts {
     }
 }
 
-/// A readable Markdown transcript.
+/// A readable Markdown transcript of the path the conversation shows.
 pub fn markdown(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoughts) -> String {
-    markdown::render(conv, messages, thoughts)
+    markdown_branches(conv, &Branch::shown(messages.to_vec()), thoughts)
+}
+
+/// A Markdown transcript of `branches` ([`branches`]): the path shown, then each other
+/// version under its label.
+pub fn markdown_branches(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
+    markdown::render(conv, branches, thoughts)
 }
 
 /// One standalone HTML page: no scripts, inline CSS, everything from users and models escaped.
 pub fn html(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoughts) -> String {
-    html::render(conv, messages, thoughts)
+    html_branches(conv, &Branch::shown(messages.to_vec()), thoughts)
+}
+
+/// The HTML page of `branches`: the path shown, then each other version in its own section.
+pub fn html_branches(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
+    html::render(conv, branches, thoughts)
+}
+
+/// Markdown or HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transcript {
+    Markdown,
+    Html,
+}
+
+/// What a transcript holds besides the answers.
+#[derive(Debug, Clone, Copy)]
+pub struct TranscriptOptions {
+    pub thoughts: Thoughts,
+    /// Tool calls and their results.
+    pub tools: bool,
+    /// Every version, after the path shown; else the path shown only.
+    pub every_version: bool,
+}
+
+/// A stored conversation as a Markdown or HTML transcript.
+pub fn transcript(
+    store: &Store,
+    conversation_id: &str,
+    kind: Transcript,
+    options: TranscriptOptions,
+) -> Result<String, StoreError> {
+    let conversation = store.conversation(conversation_id)?;
+    let shown = store.messages(conversation_id)?;
+    let mut parts = if options.every_version {
+        branches(&store.all_messages(conversation_id)?, &shown)
+    } else {
+        Branch::shown(shown)
+    };
+    if !options.tools {
+        for branch in &mut parts {
+            branch.messages = without_tools(&branch.messages);
+        }
+        // A version that was only tool steps has nothing left to show.
+        parts.retain(|b| b.label.is_none() || !b.messages.is_empty());
+    }
+    Ok(match kind {
+        Transcript::Markdown => markdown_branches(&conversation, &parts, options.thoughts),
+        Transcript::Html => html_branches(&conversation, &parts, options.thoughts),
+    })
 }
 
 /// The lossless, versioned JSON of one conversation (format `ponder-conversation`).
@@ -296,11 +353,17 @@ fn title(conv: &Conversation) -> String {
     }
 }
 
-/// "Started 2025-01-02 03:04 UTC · 6 messages".
-fn header_line(conv: &Conversation, messages: &[StoredMessage]) -> String {
-    let count = messages.len();
+/// "Started 2025-01-02 03:04 UTC · 6 messages", and " · 2 other versions" when they are in.
+fn header(conv: &Conversation, branches: &[Branch]) -> String {
+    let count = branches.first().map_or(0, |b| b.messages.len());
     let unit = if count == 1 { "message" } else { "messages" };
-    format!("Started {} · {count} {unit}", utc(conv.created_at))
+    let mut line = format!("Started {} · {count} {unit}", utc(conv.created_at));
+    match branches.len() {
+        0 | 1 => {}
+        2 => line.push_str(" · 1 other version"),
+        n => line.push_str(&format!(" · {} other versions", n - 1)),
+    }
+    line
 }
 
 fn duration(ms: u64) -> String {

@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with};
+use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with, versions};
 use super::*;
 use crate::chat::{Origin, Replay, Role, ThoughtSource, Usage};
 use crate::reasoning::choice::Choice;
@@ -52,6 +52,26 @@ fn html_snapshots() {
             &html(&conv, &messages, mode),
         );
     }
+}
+
+#[test]
+fn every_version_snapshots() {
+    let (store, read) = store_with(&[versions()]);
+    let conv = &read[0].conversation;
+    let all = store.all_messages(&conv.id).unwrap();
+    let outline = branches(&all, &read[0].messages);
+    assert_eq!(outline.len(), 3, "{outline:?}");
+    check_snapshot(
+        "versions.every.md",
+        &markdown_branches(conv, &outline, Thoughts::Details),
+    );
+    check_snapshot(
+        "versions.every.html",
+        &html_branches(conv, &outline, Thoughts::Details),
+    );
+    // Asked for the path shown only, the other versions are not there.
+    let shown = markdown(conv, &read[0].messages, Thoughts::Details);
+    assert!(shown.contains("No: 91 = 7 × 13.") && !shown.contains("Yes, 91 is prime."));
 }
 
 #[test]
