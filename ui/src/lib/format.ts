@@ -96,3 +96,12 @@ export function snippetRuns(snippet: string): { text: string; match: boolean }[]
   if (last < snippet.length) runs.push({ text: snippet.slice(last), match: false });
   return runs;
 }
+
+/** What a level meant when an answer was asked, from the line stored with it
+ * ("Thinking: high (64,000 tokens)" → "high — 64,000 tokens"); null when none was stored. */
+export function storedMeaning(notes: readonly string[]): string | null {
+  const said = notes.find((n) => n.startsWith('Thinking: '))?.slice('Thinking: '.length).trim();
+  if (!said) return null;
+  const parts = said.match(/^(\S+) \((.+)\)$/);
+  return parts ? `${parts[1]} — ${parts[2]}` : said;
+}
