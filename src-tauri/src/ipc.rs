@@ -36,6 +36,10 @@ pub enum PartView {
         #[cfg_attr(test, ts(type = "number | null"))]
         duration_ms: Option<u64>,
         token_estimate: Option<u32>,
+        /// `text` is only the start of a long thought (enough for the folded preview); the
+        /// `thought_text` command gives the whole when the pane opens. A long thread then
+        /// opens without carrying every thought across.
+        partial: bool,
     },
     ToolCall {
         id: String,
@@ -55,25 +59,67 @@ pub enum PartView {
 
 impl From<&Part> for PartView {
     fn from(part: &Part) -> Self {
-        Self::of(part, false)
+        Self::of(part, false, Thoughts::Whole)
+    }
+}
+
+/// How much of each thought a view carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thoughts {
+    Whole,
+    /// Long thoughts cut to their start (`PartView::Thinking::partial`).
+    Previewed,
+}
+
+/// The start of a long thought a view carries: the folded pane's eight preview lines and
+/// more, about one screen.
+pub const THOUGHT_PREVIEW_BYTES: usize = 1_500;
+
+/// The start of `text`, cut at a line end (or a character boundary) near `max` bytes.
+fn thought_start(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let start = &text[..end];
+    match start.rfind('\n') {
+        Some(line) if line > max / 2 => &start[..line],
+        _ => start,
     }
 }
 
 impl PartView {
     /// `summarized`: the model that wrote it returns summaries in its thinking blocks (Claude
     /// 4 and later), which the source field alone does not say.
-    pub fn of(part: &Part, summarized: bool) -> Self {
+    pub fn of(part: &Part, summarized: bool, thoughts: Thoughts) -> Self {
         match part {
+            Part::Thinking(block) => {
+                let partial =
+                    thoughts == Thoughts::Previewed && block.text.len() > THOUGHT_PREVIEW_BYTES;
+                let text = if partial {
+                    thought_start(&block.text, THOUGHT_PREVIEW_BYTES)
+                } else {
+                    &block.text
+                };
+                Self::Thinking {
+                    text: text.to_owned(),
+                    source: block.source,
+                    summary: summarized || block.source.is_some_and(ThoughtSource::is_summary),
+                    redacted: block.is_redacted(),
+                    hidden: block.hidden,
+                    duration_ms: block.duration_ms,
+                    // The window's own estimate (four characters a token) of the whole, which
+                    // it no longer has.
+                    token_estimate: block.token_estimate.or_else(|| {
+                        partial.then(|| {
+                            u32::try_from(block.text.chars().count().div_ceil(4))
+                                .unwrap_or(u32::MAX)
+                        })
+                    }),
+                    partial,
+                }
+            }
             Part::Text { text } => Self::Text { text: text.clone() },
-            Part::Thinking(block) => Self::Thinking {
-                text: block.text.clone(),
-                source: block.source,
-                summary: summarized || block.source.is_some_and(ThoughtSource::is_summary),
-                redacted: block.is_redacted(),
-                hidden: block.hidden,
-                duration_ms: block.duration_ms,
-                token_estimate: block.token_estimate,
-            },
             Part::ToolCall(call) => Self::ToolCall {
                 id: call.id.clone(),
                 name: call.name.clone(),
@@ -120,8 +166,18 @@ pub struct MessageView {
 }
 
 impl MessageView {
-    /// A stored message as the window shows it, with what it cost at `prices`.
+    /// A stored message as the window shows it, with what it cost at `prices`; long
+    /// thoughts carry only their start.
     pub fn new(m: &StoredMessage, prices: &Prices) -> Self {
+        Self::with(m, prices, Thoughts::Previewed)
+    }
+
+    /// As `new`, with every thought whole (the compare view shows them side by side).
+    pub fn whole(m: &StoredMessage, prices: &Prices) -> Self {
+        Self::with(m, prices, Thoughts::Whole)
+    }
+
+    fn with(m: &StoredMessage, prices: &Prices, thoughts: Thoughts) -> Self {
         let summarized = summarizes(m.message.origin.as_ref());
         Self {
             id: m.id.clone(),
@@ -131,7 +187,7 @@ impl MessageView {
                 .message
                 .parts
                 .iter()
-                .map(|p| PartView::of(p, summarized))
+                .map(|p| PartView::of(p, summarized, thoughts))
                 .collect(),
             provider: m.message.origin.as_ref().map(|o| o.provider.clone()),
             model: m.message.origin.as_ref().map(|o| o.model.clone()),
@@ -180,7 +236,10 @@ impl MessageView {
                 .message
                 .parts
                 .iter()
-                .map(|p| PartView::of(p, summarizes(turn.message.origin.as_ref())))
+                .map(|p| {
+                    // Not stored, so nothing to fetch the rest of a thought from later.
+                    PartView::of(p, summarizes(turn.message.origin.as_ref()), Thoughts::Whole)
+                })
                 .collect(),
             provider: turn.message.origin.as_ref().map(|o| o.provider.clone()),
             model: turn.message.origin.as_ref().map(|o| o.model.clone()),
@@ -381,11 +440,16 @@ pub enum StreamEvent {
     },
     ThinkingDelta {
         text: String,
+        /// When the first of these words reached Ponder, in ms since the Unix epoch: what
+        /// the time from a token's arrival to its paint is counted from.
+        at: f64,
     },
     ThinkingEnd,
     ThinkingRedacted,
     TextDelta {
         text: String,
+        /// As for `ThinkingDelta`.
+        at: f64,
     },
     ToolCall {
         name: String,
@@ -473,13 +537,19 @@ mod tests {
                 json!({"type": "thinkingStart", "source": "summary"}),
             ),
             (
-                StreamEvent::ThinkingDelta { text: "hm".into() },
-                json!({"type": "thinkingDelta", "text": "hm"}),
+                StreamEvent::ThinkingDelta {
+                    text: "hm".into(),
+                    at: 1.5,
+                },
+                json!({"type": "thinkingDelta", "text": "hm", "at": 1.5}),
             ),
             (StreamEvent::ThinkingEnd, json!({"type": "thinkingEnd"})),
             (
-                StreamEvent::TextDelta { text: "Hi".into() },
-                json!({"type": "textDelta", "text": "Hi"}),
+                StreamEvent::TextDelta {
+                    text: "Hi".into(),
+                    at: 2.0,
+                },
+                json!({"type": "textDelta", "text": "Hi", "at": 2.0}),
             ),
             (
                 StreamEvent::Retry {
@@ -517,6 +587,52 @@ mod tests {
     }
 
     #[test]
+    fn a_long_thought_is_previewed_by_its_start_with_the_whole_estimate() {
+        let thought = |text: &str| {
+            Part::Thinking(ponder_core::chat::ThinkingBlock {
+                text: text.into(),
+                source: Some(ThoughtSource::Thinking),
+                ..Default::default()
+            })
+        };
+        // Lines of 33 bytes, with a two-byte character to cut beside: about 8 KB.
+        let long: String = (0..250)
+            .map(|i| format!("line {i:03} of the thought, é ok...\n"))
+            .collect();
+        assert_eq!(long.lines().next().unwrap().len(), 33);
+        let view = |text: &str, thoughts| match PartView::of(&thought(text), false, thoughts) {
+            PartView::Thinking {
+                text,
+                partial,
+                token_estimate,
+                ..
+            } => (text, partial, token_estimate),
+            other => panic!("{other:?}"),
+        };
+        let (start, partial, estimate) = view(&long, Thoughts::Previewed);
+        assert!(partial);
+        assert!(start.len() <= THOUGHT_PREVIEW_BYTES && start.len() > THOUGHT_PREVIEW_BYTES - 34);
+        assert!(
+            long.starts_with(&start) && start.ends_with("ok..."),
+            "cut at a line end"
+        );
+        assert_eq!(
+            estimate,
+            Some(u32::try_from(long.chars().count().div_ceil(4)).unwrap())
+        );
+        // Short thoughts, and whole views, are as stored.
+        assert_eq!(
+            view("short", Thoughts::Previewed),
+            ("short".into(), false, None)
+        );
+        assert_eq!(view(&long, Thoughts::Whole), (long.clone(), false, None));
+        // One unbroken line is cut at a character boundary.
+        let line = "é".repeat(3_000);
+        let (start, partial, _) = view(&line, Thoughts::Previewed);
+        assert!(partial && line.starts_with(&start) && start.len() == THOUGHT_PREVIEW_BYTES);
+    }
+
+    #[test]
     fn claude_4_thinking_is_labelled_a_summary_and_3_7_is_not() {
         let block = Part::Thinking(ponder_core::chat::ThinkingBlock {
             text: "t".into(),
@@ -527,7 +643,11 @@ mod tests {
             provider: "anthropic".into(),
             model: model.into(),
         };
-        let summary = |model: &str| match PartView::of(&block, summarizes(Some(&origin(model)))) {
+        let summary = |model: &str| match PartView::of(
+            &block,
+            summarizes(Some(&origin(model))),
+            Thoughts::Whole,
+        ) {
             PartView::Thinking { summary, .. } => summary,
             _ => unreachable!(),
         };

@@ -8,6 +8,7 @@ mod ipc_types;
 mod quit;
 mod settings;
 mod state;
+pub mod webview;
 
 use tauri::Manager;
 
@@ -40,6 +41,9 @@ pub fn run() {
                 state.set_prices(&settings.prices);
             }
             quit::on_signals(app.handle());
+            if let Some(window) = app.get_webview_window("main") {
+                webview::tune(&window);
+            }
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -61,6 +65,7 @@ pub fn run() {
             commands::models::override_meanings,
             commands::secrets::add_custom_provider,
             commands::conversations::set_thought_hidden,
+            commands::conversations::thought_text,
             commands::secrets::remove_custom_provider,
             commands::models::refresh_models,
             commands::models::translate_preview,

@@ -2,5 +2,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
+    #[cfg(target_os = "linux")]
+    ponder_app::webview::without_compositing_unless_asked();
     ponder_app::run();
 }

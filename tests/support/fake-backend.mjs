@@ -191,7 +191,21 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     hidden: false,
     durationMs,
     tokenEstimate: Math.ceil(text.length / 4),
+    partial: false,
     ...extra,
+  });
+  // As the backend does: a view carries only the start of a long thought (`thought_text`
+  // gives the whole).
+  const PREVIEW_CHARS = 1500;
+  /** @param {MessageView} m @returns {MessageView} */
+  const previewed = (m) => ({
+    ...m,
+    parts: m.parts.map((p) => {
+      if (p.type !== 'thinking' || p.text.length <= PREVIEW_CHARS) return p;
+      const start = p.text.slice(0, PREVIEW_CHARS);
+      const line = start.lastIndexOf('\n');
+      return { ...p, text: line > PREVIEW_CHARS / 2 ? start.slice(0, line) : start, partial: true, tokenEstimate: p.tokenEstimate ?? Math.ceil(p.text.length / 4) };
+    }),
   });
   /** @returns {MessageView} */
   const userMessage = (text, at) => ({
@@ -352,6 +366,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     }
     conversation('A very long conversation', now() - 60_000, messages);
   }
+  // Whole conversations as the backend shows them (the performance run's history).
+  for (const c of options.conversations ?? []) conversations.set(c.id, c);
 
   /** @returns {ConversationSummary} */
   const summary = (c) => ({
@@ -417,7 +433,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const others = stash.filter((v) => v.parent === parent).map((v) => v.tail[0]);
       const order = (v) => Number(v.id.split('-').at(-1)) || 0;
       const all = [...others, m].sort((a, b) => a.createdAt - b.createdAt || order(a) - order(b));
-      return { ...m, versions: others.length ? all.map((v) => v.id) : [], cost: priced(m) };
+      return { ...previewed(m), versions: others.length ? all.map((v) => v.id) : [], cost: priced(m) };
     });
     return out;
   };
@@ -494,7 +510,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     later(30, () => send({ type: 'started', runId, userMessageId, messageId: step.id }));
     later(60, () => {
       send({ type: 'thinkingStart', source: 'thinking' });
-      send({ type: 'thinkingDelta', text: 'The echo tool can say it back.' });
+      send({ type: 'thinkingDelta', text: 'The echo tool can say it back.', at: Date.now() });
       send({ type: 'thinkingEnd' });
       send({ type: 'toolCall', name: 'echo' });
       // Stored with the times a real model would have taken: 4 s, then 10 s in the answer step.
@@ -533,9 +549,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       });
       later(60, () => {
         send({ type: 'thinkingStart', source: 'thinking' });
-        send({ type: 'thinkingDelta', text: thought });
+        send({ type: 'thinkingDelta', text: thought, at: Date.now() });
         send({ type: 'thinkingEnd' });
-        send({ type: 'textDelta', text: said });
+        send({ type: 'textDelta', text: said, at: Date.now() });
         run.closed = true;
         c.messages.push(answer);
         c.updatedAt = now();
@@ -616,7 +632,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         THOUGHT.forEach((text, i) => {
           at(100, () => {
             thought += text;
-            send({ type: 'thinkingDelta', text });
+            send({ type: 'thinkingDelta', text, at: Date.now() });
           });
           if (i === 3) at(0, 'hold');
         });
@@ -627,7 +643,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         ANSWER.forEach((text, i) => {
           at(60, () => {
             answer += text;
-            send({ type: 'textDelta', text });
+            send({ type: 'textDelta', text, at: Date.now() });
           });
           if (failure?.at === 'answer' && i === 0) at(40, finishWithError);
         });
@@ -730,7 +746,16 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         if (!m) continue;
         const block = m.parts.filter((p) => p.type === 'thinking')[index] ?? fail('notFound', `no thought ${messageId}#${index}`);
         block.hidden = hidden;
-        return clone(m);
+        return previewed(clone(m));
+      }
+      return fail('notFound', `no message ${messageId}`);
+    },
+    thought_text: ({ messageId, index }) => {
+      for (const c of conversations.values()) {
+        const m = c.messages.find((x) => x.id === messageId);
+        if (!m) continue;
+        const block = m.parts.filter((p) => p.type === 'thinking')[index] ?? fail('notFound', `no thought ${messageId}#${index}`);
+        return block.text;
       }
       return fail('notFound', `no message ${messageId}`);
     },

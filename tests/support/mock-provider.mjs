@@ -5,7 +5,9 @@ import { join } from 'node:path';
 
 import { repoRoot } from './paths.mjs';
 
+/** $PONDER_MOCK_PROVIDER, else the debug build in the cargo target dir. */
 export function mockProviderBinary() {
+  if (process.env.PONDER_MOCK_PROVIDER) return process.env.PONDER_MOCK_PROVIDER;
   const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
   return join(target, 'debug', 'ponder-mock-provider');
 }

@@ -101,7 +101,22 @@ export class Session {
   }
 
   async screenshot() {
-    return Buffer.from(await this.client.takeScreenshot(), 'base64');
+    // The app draws without accelerated compositing, and then WebKit answers a screenshot at
+    // the page's next paint, which an idle page never makes: one pixel in a corner changes
+    // while the screenshot is taken.
+    await this.execute(`
+      const dot = document.createElement('div');
+      dot.id = '__ponder_shot';
+      dot.style.cssText = 'position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;opacity:0.01';
+      document.body.append(dot);
+      let n = 0;
+      window.__ponderShot = setInterval(() => (dot.style.opacity = n++ % 2 ? '0.01' : '0.02'), 40);
+      return true;`);
+    try {
+      return Buffer.from(await this.client.takeScreenshot(), 'base64');
+    } finally {
+      await this.execute(`clearInterval(window.__ponderShot); document.getElementById('__ponder_shot')?.remove(); return true;`);
+    }
   }
 
   end() {

@@ -673,6 +673,45 @@ describe('long threads and untrusted output', () => {
     await page.close();
   });
 
+  it('a long thought comes as its start, opens whole a piece at a time, and stays where it was', async () => {
+    const thought = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of a long thought, weighing one more case before the next.`).join('\n\n');
+    const message = (id, role, parts, extra = {}) => ({
+      id, role, status: 'complete', parts, provider: null, model: null, choice: null, usage: {}, thinkingMs: null, stop: null,
+      error: null, notes: [], createdAt: 1_767_225_600_000, versions: [], cost: null, ...extra,
+    });
+    const conversation = {
+      id: 'c-long-thought', title: 'One long thought', createdAt: 1_767_225_600_000, updatedAt: Date.now(), provider: 'anthropic',
+      model: 'claude-sonnet-4-5', pinned: false, archived: false, cost: null,
+      settings: { enabled: true, includeInContext: false, includeInResponse: true, format: 'field', stripFromContext: 'none', longContextCut: true, choice: 'high' },
+      messages: [
+        message('m-q', 'user', [{ type: 'text', text: 'Think it through.' }]),
+        message('m-a', 'assistant', [
+          { type: 'thinking', text: thought, source: 'thinking', summary: false, redacted: false, hidden: false, durationMs: 90_000, tokenEstimate: null, partial: false },
+          { type: 'text', text: 'Done thinking.' },
+        ], { provider: 'anthropic', model: 'claude-sonnet-4-5', choice: 'high', thinkingMs: 90_000, stop: { kind: 'end' } }),
+      ],
+    };
+    const { page, problems } = await openChat({ conversations: [conversation] });
+    await page.getByText('One long thought').click();
+    const pane = page.getByTestId('thought-pane');
+    await pane.waitFor();
+    // Folded: the preview, and the whole thought's estimate from the start alone.
+    await pane.getByTestId('thought-preview').waitFor();
+    assert.match(await pane.getByTestId('thought-header').innerText(), new RegExp(`~${Math.ceil(thought.length / 4).toLocaleString('en-US')} tokens`));
+    const before = await pane.evaluate((el) => el.getBoundingClientRect().top);
+    await pane.getByTestId('thought-header').click();
+    // The whole text is read and drawn, a piece each frame, and the pane did not move.
+    await page.waitForFunction(() => /Paragraph 600 of a long thought/.test(document.querySelector('[data-testid="thought-body"]')?.textContent ?? ''));
+    assert.equal(await pane.evaluate((el) => el.getBoundingClientRect().top), before);
+    const body = await pane.getByTestId('thought-body').innerText();
+    assert.equal((body.match(/Paragraph \d+ of a long thought/g) ?? []).length, 600, 'every paragraph once, in order');
+    assert.equal(await page.getByTestId('thought-reading').count(), 0);
+    const calls = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'thought_text').map((c) => c.args));
+    assert.deepEqual(calls, [{ messageId: 'm-a', index: 0 }]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('renders model markdown inert, and loads a remote image only when asked', async () => {
     const { page, problems } = await openChat({ untrusted: true });
     await page.getByText('Untrusted output').click();

@@ -1,6 +1,6 @@
 //! Sending a message: the turn runs in a task, its events reach the UI through a channel in
-//! batches (one message per ~20 ms at most), and exactly one terminal event follows once the
-//! history has the outcome.
+//! batches (the first event after a pause at once, then one message per ~8 ms at most), and
+//! exactly one terminal event follows once the history has the outcome.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,14 +14,16 @@ use ponder_core::tools::{McpTools, Permissions, ToolHost, Toolbox};
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{MessageView, PartView, SendRequest, StreamEvent};
 use crate::state::AppState;
 
-/// How often batched deltas go to the UI.
-const BATCH_EVERY: Duration = Duration::from_millis(20);
+/// The least time between two sends to the UI: often enough that a token waits at most
+/// half a frame for its send, seldom enough that a fast stream is not one message per token.
+const BATCH_EVERY: Duration = Duration::from_millis(8);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -245,15 +247,21 @@ fn start(
         };
         let flusher = {
             let (batch, channel, done) = (batch.clone(), on_event.clone(), done.clone());
+            let wake = lock(&batch).wake.clone();
             tauri::async_runtime::spawn(async move {
                 loop {
                     tokio::select! {
                         () = done.cancelled() => break,
-                        () = tokio::time::sleep(BATCH_EVERY) => {}
+                        () = wake.notified() => {}
                     }
                     for event in lock(&batch).drain() {
                         // A closed window cannot be told; the run still finishes and is stored.
                         let _ = channel.send(event);
+                    }
+                    // What arrives meanwhile waits for the next send (its wake is kept).
+                    tokio::select! {
+                        () = done.cancelled() => break,
+                        () = tokio::time::sleep(BATCH_EVERY) => {}
                     }
                 }
             })
@@ -413,22 +421,33 @@ impl Drop for RunGuard {
     }
 }
 
+/// Now, in ms since the Unix epoch (the clock the webview's `performance.timeOrigin` uses).
+fn epoch_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
 pub(crate) fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
     batch
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Events waiting for the next send, with consecutive deltas of one kind joined.
+/// Events waiting for the next send, with consecutive deltas of one kind joined. Each push
+/// wakes the sender, so the first event after a pause goes at once and what follows within
+/// `BATCH_EVERY` goes together.
 #[derive(Default)]
 pub(crate) struct Batch {
     pending: Vec<StreamEvent>,
+    wake: Arc<Notify>,
 }
 
 impl Batch {
     /// An event made outside the turn (an approval card), in order with the turn's own.
     pub(crate) fn push_event(&mut self, event: StreamEvent) {
         self.pending.push(event);
+        self.wake.notify_one();
     }
 
     fn push(&mut self, event: RecordedEvent<'_>, run_id: &str) {
@@ -475,10 +494,16 @@ impl Batch {
             },
             RecordedEvent::Run(RunEvent::Chat(chat)) => match chat {
                 ChatEvent::ThinkingStart { source } => StreamEvent::ThinkingStart { source },
-                ChatEvent::ThinkingDelta { text } => StreamEvent::ThinkingDelta { text },
+                ChatEvent::ThinkingDelta { text } => StreamEvent::ThinkingDelta {
+                    text,
+                    at: epoch_ms(),
+                },
                 ChatEvent::ThinkingEnd => StreamEvent::ThinkingEnd,
                 ChatEvent::ThinkingRedacted { .. } => StreamEvent::ThinkingRedacted,
-                ChatEvent::TextDelta { text } => StreamEvent::TextDelta { text },
+                ChatEvent::TextDelta { text } => StreamEvent::TextDelta {
+                    text,
+                    at: epoch_ms(),
+                },
                 ChatEvent::ToolCall(call) => StreamEvent::ToolCall { name: call.name },
                 ChatEvent::Usage(usage) => StreamEvent::Usage { usage },
                 // Signatures and provider data never cross IPC; stop and error come as the
@@ -491,19 +516,22 @@ impl Batch {
                 }
             },
         };
+        // A joined delta keeps the first one's arrival time.
         match (self.pending.last_mut(), event) {
-            (Some(StreamEvent::TextDelta { text }), StreamEvent::TextDelta { text: more }) => {
-                text.push_str(&more)
-            }
             (
-                Some(StreamEvent::ThinkingDelta { text }),
-                StreamEvent::ThinkingDelta { text: more },
+                Some(StreamEvent::TextDelta { text, .. }),
+                StreamEvent::TextDelta { text: more, .. },
+            )
+            | (
+                Some(StreamEvent::ThinkingDelta { text, .. }),
+                StreamEvent::ThinkingDelta { text: more, .. },
             ) => text.push_str(&more),
             (Some(StreamEvent::Usage { usage }), StreamEvent::Usage { usage: later }) => {
                 *usage = later
             }
             (_, event) => self.pending.push(event),
         }
+        self.wake.notify_one();
     }
 
     fn drain(&mut self) -> Vec<StreamEvent> {

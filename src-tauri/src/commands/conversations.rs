@@ -78,6 +78,17 @@ pub fn set_thought_hidden(
     Ok(crate::ipc::MessageView::new(&stored, &state.prices()))
 }
 
+/// The whole text of a message's `index`-th thought (views carry only the start of long
+/// ones), for the pane being opened.
+#[tauri::command(async)]
+pub fn thought_text(
+    state: State<'_, AppState>,
+    message_id: String,
+    index: usize,
+) -> Result<String, IpcError> {
+    Ok(state.store()?.thought_text(&message_id, index)?)
+}
+
 /// The model a conversation talks to next, saved as soon as the user picks it.
 #[tauri::command(async)]
 pub fn set_conversation_model(
@@ -125,12 +136,7 @@ pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
     let messages = store.messages(id)?;
     let versions = store.versions(id)?;
     let prices = state.prices();
-    let costs: Vec<f64> = store
-        .all_messages(id)?
-        .iter()
-        .filter_map(|m| prices.message_cost(m))
-        .collect();
-    let cost = (!costs.is_empty()).then(|| costs.iter().sum());
+    let cost = store.conversation_cost(id, &prices)?;
     Ok(ConversationView::new(
         conversation,
         &messages,
@@ -178,7 +184,7 @@ pub fn compare_versions(
                 messages: v
                     .turn
                     .iter()
-                    .map(|m| crate::ipc::MessageView::new(m, &prices))
+                    .map(|m| crate::ipc::MessageView::whole(m, &prices))
                     .collect(),
             })
             .collect(),

@@ -248,7 +248,13 @@ summary: boolean,
 /**
  * Encrypted thoughts with no readable text.
  */
-redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, };
+redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, 
+/**
+ * `text` is only the start of a long thought (enough for the folded preview); the
+ * `thought_text` command gives the whole when the pane opens. A long thread then
+ * opens without carrying every thought across.
+ */
+partial: boolean, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, };
 
 export type MessageView = { id: string, role: "user" | "assistant" | "tool", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
 /**
@@ -454,7 +460,16 @@ userMessageId: string, messageId: string, } | { "type": "plan", feedback: string
 /**
  * The turn's note line: how the level was read, warnings and notes.
  */
-notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "approvalNeeded", callId: string, server: string, tool: string, 
+notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, 
+/**
+ * When the first of these words reached Ponder, in ms since the Unix epoch: what
+ * the time from a token's arrival to its paint is counted from.
+ */
+at: number, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, 
+/**
+ * As for `ThinkingDelta`.
+ */
+at: number, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "approvalNeeded", callId: string, server: string, tool: string, 
 /**
  * The arguments, pretty-printed JSON.
  */
@@ -479,6 +494,7 @@ export interface Commands {
   delete_conversation: { args: { id: string }; result: null };
   pin_conversation: { args: { id: string; pinned: boolean }; result: null };
   set_thought_hidden: { args: { messageId: string; index: number; hidden: boolean }; result: MessageView };
+  thought_text: { args: { messageId: string; index: number }; result: string };
   set_conversation_model: { args: { id: string; provider: string; model: string }; result: null };
   set_conversation_settings: { args: { id: string; settings: ReasoningSettings }; result: ConversationView };
   search: { args: { query: string; inThoughts?: boolean | null }; result: Array<SearchHit> };

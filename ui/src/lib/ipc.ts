@@ -2,6 +2,8 @@
 // so a rejected call always arrives as an AppError with a code the UI can branch on.
 import { Channel, invoke } from '@tauri-apps/api/core';
 
+import { perFrame } from './frames';
+import { measurePaint } from './perf';
 import {
   ERROR_CODES,
   type NewCustomProvider,
@@ -80,10 +82,18 @@ export interface EventStream {
  */
 function eventChannel(onEvent: (event: StreamEvent) => void): { channel: Channel<StreamEvent>; stream: EventStream } {
   let open = true;
+  const deliver = perFrame<StreamEvent>((events) => {
+    let arrived = Infinity;
+    for (const event of events) {
+      if (!open) return;
+      if (event.type === 'done' || event.type === 'error' || event.type === 'cancelled') open = false;
+      if (event.type === 'textDelta' || event.type === 'thinkingDelta') arrived = Math.min(arrived, event.at);
+      onEvent(event);
+    }
+    if (arrived !== Infinity) measurePaint(arrived);
+  });
   const channel = new Channel<StreamEvent>((event) => {
-    if (!open) return;
-    if (event.type === 'done' || event.type === 'error' || event.type === 'cancelled') open = false;
-    onEvent(event);
+    if (open) deliver(event);
   });
   return { channel, stream: { close: () => (open = false) } };
 }
@@ -112,6 +122,8 @@ export const ipc = {
   /** Hides one thought of an answer (the index-th among its thoughts), or shows it again. */
   setThoughtHidden: (messageId: string, index: number, hidden: boolean) =>
     call('set_thought_hidden', { messageId, index, hidden }),
+  /** The whole text of a message's index-th thought (views carry the start of long ones). */
+  thoughtText: (messageId: string, index: number) => call('thought_text', { messageId, index }),
   addCustomProvider: (p: NewCustomProvider) => call('add_custom_provider', { ...p }),
   removeCustomProvider: (id: string) => call('remove_custom_provider', { id }),
   /** What an override map makes of each level (minimal to high), for the editor. */

@@ -20,7 +20,7 @@ import sql from 'highlight.js/lib/languages/sql';
 import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
-import { Marked, type Tokens, type TokensList } from 'marked';
+import { Marked, type Token, type Tokens, type TokensList } from 'marked';
 
 for (const [name, language] of Object.entries({
   bash,
@@ -194,25 +194,80 @@ function enhance(body: HTMLElement): void {
   }
 }
 
+/** Whether a block holds raw HTML anywhere in it (a block of its own, or inline). */
+function hasRawHtml(token: Token): boolean {
+  let found = false;
+  marked.walkTokens([token], (t) => {
+    if (t.type === 'html') found = true;
+  });
+  return found;
+}
+
 /** Markdown to sanitized HTML, safe to put in the page with `{@html}`. */
 export function renderMarkdown(source: string): string {
-  // Each top-level block is rendered and sanitized on its own: raw HTML in one (an unclosed
+  // A block with raw HTML is rendered and sanitized on its own: its HTML (an unclosed
   // `<style>`, `<form>` or `<table>`) can never swallow or restructure the blocks after it.
+  // Blocks without any are marked's own well-formed output, so each run of them is
+  // sanitized in one pass (a long thought is hundreds of blocks).
   const tokens = marked.lexer(source);
   let body: HTMLElement | null = null;
-  for (const token of tokens) {
-    if (token.type === 'space') continue;
-    const one = Object.assign([token], { links: tokens.links }) as TokensList;
-    // A `<frameset>` leaves the parsed document without a body: show such a block as text.
-    const part =
-      (DOMPurify.sanitize(marked.parser(one), PURIFY) as unknown as HTMLElement | null) ??
-      (DOMPurify.sanitize(`<p>${escapeHtml(token.raw)}</p>`, PURIFY) as unknown as HTMLElement);
+  const add = (part: HTMLElement): void => {
     if (body === null) body = part;
     else body.append(...Array.from(part.childNodes));
+  };
+  const sanitize = (blocks: Token[]): HTMLElement => {
+    const list = Object.assign(blocks, { links: tokens.links }) as TokensList;
+    // A `<frameset>` leaves the parsed document without a body: show such a block as text.
+    return (
+      (DOMPurify.sanitize(marked.parser(list), PURIFY) as unknown as HTMLElement | null) ??
+      (DOMPurify.sanitize(`<p>${escapeHtml(blocks.map((b) => b.raw).join(''))}</p>`, PURIFY) as unknown as HTMLElement)
+    );
+  };
+  let plain: Token[] = [];
+  for (const token of tokens) {
+    if (token.type === 'space') continue;
+    if (!hasRawHtml(token)) {
+      plain.push(token);
+      continue;
+    }
+    if (plain.length > 0) add(sanitize(plain));
+    plain = [];
+    add(sanitize([token]));
   }
+  if (plain.length > 0) add(sanitize(plain));
   if (body === null) return '';
   enhance(body);
-  return body.innerHTML;
+  return (body as HTMLElement).innerHTML;
+}
+
+/** Rendered messages by their source, the most recently used kept. */
+const rendered = new Map<string, string>();
+let renderedChars = 0;
+/** About 24 MB of sources and HTML at two bytes a character. */
+const RENDERED_CHARS = 12_000_000;
+
+/**
+ * `renderMarkdown`, remembered: a message scrolled back into view, or a conversation opened
+ * again, is not parsed, highlighted and sanitized again.
+ */
+export function renderMarkdownCached(source: string): string {
+  const hit = rendered.get(source);
+  if (hit !== undefined) {
+    rendered.delete(source);
+    rendered.set(source, hit);
+    return hit;
+  }
+  const html = renderMarkdown(source);
+  const size = source.length + html.length;
+  if (size > RENDERED_CHARS / 4) return html;
+  rendered.set(source, html);
+  renderedChars += size;
+  for (const [key, value] of rendered) {
+    if (renderedChars <= RENDERED_CHARS) break;
+    rendered.delete(key);
+    renderedChars -= key.length + value.length;
+  }
+  return html;
 }
 
 /**
@@ -239,6 +294,25 @@ export function splitBlocks(source: string): string[] {
   }
   if (current.length > 0) blocks.push(current.join('\n'));
   return blocks;
+}
+
+/**
+ * A long text as pieces of about `size` characters, each whole top-level blocks, to render
+ * one at a time; a short one is a single piece.
+ */
+export function markdownPieces(source: string, size: number): string[] {
+  if (source.length <= size) return [source];
+  const pieces: string[] = [];
+  let current = '';
+  for (const block of splitBlocks(source)) {
+    current = current ? `${current}\n\n${block}` : block;
+    if (current.length >= size) {
+      pieces.push(current);
+      current = '';
+    }
+  }
+  if (current) pieces.push(current);
+  return pieces;
 }
 
 const blockCache = new Map<string, string>();

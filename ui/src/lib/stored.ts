@@ -1,5 +1,6 @@
-// What the user does with the stored answers of the conversation on screen: hide a thought
-// (or show it again), purge old thoughts, export the conversation.
+// What the user does with the stored answers of the conversation on screen: read a long
+// thought whole, hide a thought (or show it again), purge old thoughts, export the
+// conversation.
 import type { ChatSession } from './chat.svelte';
 import { AppError, ipc } from './ipc';
 import type { ExportFormat, ExportThoughts, PurgeReport } from './types';
@@ -19,6 +20,16 @@ export class StoredAnswers {
       if (current) this.session.current = { ...current, messages: current.messages.map((m) => (m.id === view.id ? view : m)) };
     } catch (raw) {
       this.ui.error = AppError.from(raw);
+    }
+  }
+
+  /** The whole text of a long thought, for its pane; null (and the error shown) on failure. */
+  async thoughtText(messageId: string, index: number): Promise<string | null> {
+    try {
+      return await ipc.thoughtText(messageId, index);
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+      return null;
     }
   }
 

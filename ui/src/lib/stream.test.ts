@@ -21,6 +21,7 @@ function final(over: Partial<MessageView> = {}): MessageView {
         hidden: false,
         durationMs: 1400,
         tokenEstimate: 6,
+        partial: false,
       },
       { type: 'text', text: 'The answer is 42.' },
     ],
@@ -54,8 +55,8 @@ describe('the stream fold', () => {
 
     run = foldEvent(run, { type: 'thinkingStart', source: 'thinking' }, 1100);
     expect(run.phase).toBe('thinking');
-    run = foldEvent(run, { type: 'thinkingDelta', text: 'Let me ' }, 1200);
-    run = foldEvent(run, { type: 'thinkingDelta', text: 'think.' }, 1300);
+    run = foldEvent(run, { type: 'thinkingDelta', text: 'Let me ', at: 0 }, 1200);
+    run = foldEvent(run, { type: 'thinkingDelta', text: 'think.', at: 0 }, 1300);
     expect(run.message.parts).toHaveLength(1);
     expect(run.message.parts[0]).toMatchObject({ type: 'thinking', text: 'Let me think.', summary: false });
     expect(thinkingElapsed(run, 2100)).toBe(1000);
@@ -65,9 +66,9 @@ describe('the stream fold', () => {
     expect(run.thinkingMs).toBe(1400);
     expect(run.message.parts[0]).toMatchObject({ durationMs: 1400 });
 
-    run = foldEvent(run, { type: 'textDelta', text: 'The answer ' }, 2600);
+    run = foldEvent(run, { type: 'textDelta', text: 'The answer ', at: 0 }, 2600);
     expect(run.phase).toBe('answering');
-    run = foldEvent(run, { type: 'textDelta', text: 'is 42.' }, 2700);
+    run = foldEvent(run, { type: 'textDelta', text: 'is 42.', at: 0 }, 2700);
     expect(run.message.parts[1]).toEqual({ type: 'text', text: 'The answer is 42.' });
 
     run = foldEvent(run, { type: 'usage', usage: { input: 12 } }, 2750);
@@ -84,8 +85,8 @@ describe('the stream fold', () => {
   it('never mutates the run it is given', () => {
     const run = foldEvent(newRun(origin, 0), { type: 'thinkingStart', source: 'reasoning_content' }, 0);
     const snapshot = JSON.stringify(run);
-    foldEvent(run, { type: 'thinkingDelta', text: 'x' }, 5);
-    foldEvent(run, { type: 'textDelta', text: 'y' }, 6);
+    foldEvent(run, { type: 'thinkingDelta', text: 'x', at: 0 }, 5);
+    foldEvent(run, { type: 'textDelta', text: 'y', at: 0 }, 6);
     expect(JSON.stringify(run)).toBe(snapshot);
   });
 
@@ -93,9 +94,9 @@ describe('the stream fold', () => {
     const run = foldAll(
       newRun(origin, 0),
       [
-        { type: 'thinkingDelta', text: 'hmm' },
-        { type: 'thinkingDelta', text: '…' },
-        { type: 'textDelta', text: 'Hi' },
+        { type: 'thinkingDelta', text: 'hmm', at: 0 },
+        { type: 'thinkingDelta', text: '…', at: 0 },
+        { type: 'textDelta', text: 'Hi', at: 0 },
       ],
       (i) => [100, 200, 900][i] ?? 0,
     );
@@ -109,7 +110,7 @@ describe('the stream fold', () => {
   it('labels summaries and records redacted thinking without text', () => {
     const run = foldAll(
       newRun(origin, 0),
-      [{ type: 'thinkingStart', source: 'summary' }, { type: 'thinkingDelta', text: '**Plan**' }, { type: 'thinkingEnd' }, { type: 'thinkingRedacted' }],
+      [{ type: 'thinkingStart', source: 'summary' }, { type: 'thinkingDelta', text: '**Plan**', at: 0 }, { type: 'thinkingEnd' }, { type: 'thinkingRedacted' }],
       (i) => i * 10,
     );
     expect(run.message.parts[0]).toMatchObject({ summary: true, redacted: false, text: '**Plan**' });
@@ -122,8 +123,8 @@ describe('the stream fold', () => {
       [
         started,
         { type: 'thinkingStart', source: 'thinking' },
-        { type: 'thinkingDelta', text: 'Considering' },
-        { type: 'textDelta', text: 'Half an ans' },
+        { type: 'thinkingDelta', text: 'Considering', at: 0 },
+        { type: 'textDelta', text: 'Half an ans', at: 0 },
         { type: 'error', error: { code: 'overloaded', message: 'Anthropic is overloaded (529)' }, message: null },
       ],
       (i) => i * 100,
@@ -150,14 +151,14 @@ describe('the stream fold', () => {
   it('settles a cancelled run, closes any open thought, and ignores what comes after', () => {
     let run = foldAll(
       newRun(origin, 0),
-      [started, { type: 'thinkingStart', source: 'thinking' }, { type: 'thinkingDelta', text: 'Step 1' }],
+      [started, { type: 'thinkingStart', source: 'thinking' }, { type: 'thinkingDelta', text: 'Step 1', at: 0 }],
       (i) => i * 100,
     );
     run = foldEvent(run, { type: 'cancelled', message: final({ status: 'cancelled', thinkingMs: null, parts: [] }) }, 700);
     expect(run.phase).toBe('cancelled');
     expect(run.message.status).toBe('cancelled');
     expect(run.message.thinkingMs).toBe(600);
-    const after = foldEvent(run, { type: 'textDelta', text: 'late' }, 800);
+    const after = foldEvent(run, { type: 'textDelta', text: 'late', at: 0 }, 800);
     expect(after).toBe(run);
   });
 
@@ -172,14 +173,14 @@ describe('the stream fold', () => {
     );
     expect(run.notices).toHaveLength(1);
     expect(run.retry).toMatchObject({ attempt: 2, waitMs: 2000, at: 50 });
-    run = foldEvent(run, { type: 'textDelta', text: 'ok' }, 60);
+    run = foldEvent(run, { type: 'textDelta', text: 'ok', at: 0 }, 60);
     expect(run.retry).toBeNull();
   });
 
   it('puts tool calls in order among the parts', () => {
     const run = foldAll(
       newRun(origin, 0),
-      [{ type: 'thinkingStart', source: 'thinking' }, { type: 'thinkingDelta', text: 'a' }, { type: 'toolCall', name: 'search' }, { type: 'textDelta', text: 'b' }],
+      [{ type: 'thinkingStart', source: 'thinking' }, { type: 'thinkingDelta', text: 'a', at: 0 }, { type: 'toolCall', name: 'search' }, { type: 'textDelta', text: 'b', at: 0 }],
       (i) => i,
     );
     expect(run.message.parts.map((p) => p.type)).toEqual(['thinking', 'toolCall', 'text']);
@@ -199,7 +200,7 @@ describe('a tool loop', () => {
     const events: StreamEvent[] = [
       started,
       { type: 'thinkingStart', source: 'thinking' },
-      { type: 'thinkingDelta', text: 'I will call echo.' },
+      { type: 'thinkingDelta', text: 'I will call echo.', at: 0 },
       { type: 'thinkingEnd' },
       { type: 'toolCall', name: 'echo' },
       { type: 'stepFinished', messageId: 'a1' },
@@ -216,7 +217,7 @@ describe('a tool loop', () => {
       [
         { type: 'toolFinished', result },
         { type: 'nextStep', toolMessageId: 't1', messageId: 'a2' },
-        { type: 'textDelta', text: 'It said hi.' },
+        { type: 'textDelta', text: 'It said hi.', at: 0 },
         { type: 'done', message: final({ id: 'a2', parts: [{ type: 'text', text: 'It said hi.' }] }) },
       ],
       (i) => 100 + i * 10,

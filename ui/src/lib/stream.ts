@@ -146,6 +146,7 @@ function thinkingPart(source: ThoughtSource | null, redacted = false): ThinkingP
     hidden: false,
     durationMs: null,
     tokenEstimate: null,
+    partial: false,
   };
 }
 

@@ -33,6 +33,7 @@ const think = (text: string): PartView => ({
   hidden: false,
   durationMs: 1000,
   tokenEstimate: null,
+  partial: false,
 });
 const call: PartView = { type: 'toolCall', id: 'c1', name: 'echo', arguments: '{"message":"hi"}' };
 const result: PartView = {

@@ -351,6 +351,19 @@ impl Store {
     /// Hides (or shows again) one thinking block of a message, the `index`-th among its
     /// thinking blocks. A hidden block is kept, with its signature, but not shown, not
     /// exported and not sent back unless the provider needs it.
+    /// The whole text of the `index`-th thought of a message.
+    pub fn thought_text(&self, id: &str, index: usize) -> Result<String> {
+        self.message(id)?
+            .message
+            .thinking()
+            .nth(index)
+            .map(|block| block.text.clone())
+            .ok_or_else(|| StoreError::NotFound {
+                what: "thought",
+                id: format!("{id}#{index}"),
+            })
+    }
+
     pub fn set_thought_hidden(
         &self,
         id: &str,

@@ -263,6 +263,23 @@ fn the_schema_is_at_the_latest_version_and_valid() {
 }
 
 #[test]
+fn a_thought_is_read_whole_by_its_index() {
+    let store = Store::open_in_memory().unwrap();
+    let conv = conversation(&store, "whole");
+    let long = "a line of thought\n".repeat(2_000);
+    let id = complete_turn(&store, &conv.id, "q", &long, "the answer");
+    assert_eq!(store.thought_text(&id, 0).unwrap(), long);
+    assert!(matches!(
+        store.thought_text(&id, 1),
+        Err(StoreError::NotFound {
+            what: "thought",
+            ..
+        })
+    ));
+    assert!(store.thought_text("no-such-message", 0).is_err());
+}
+
+#[test]
 fn a_hidden_thought_is_kept_with_its_signature_and_can_be_shown_again() {
     let store = Store::open_in_memory().unwrap();
     let conv = conversation(&store, "hide");

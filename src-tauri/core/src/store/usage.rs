@@ -64,4 +64,39 @@ impl Store {
             })
             .collect())
     }
+
+    /// What every message of a conversation (every version) cost at `prices`; None when
+    /// none of them is priced. Reads only the figures: a long thread's messages stay unread.
+    pub fn conversation_cost(&self, conversation_id: &str, prices: &Prices) -> Result<Option<f64>> {
+        let rows = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT provider, model, input_tokens, output_tokens, reasoning_tokens, cached_tokens
+                   FROM messages
+                  WHERE conversation_id = ?1 AND role = 'assistant' AND deleted_at IS NULL
+                    AND provider IS NOT NULL AND model IS NOT NULL",
+            )?;
+            let rows = stmt.query_map([conversation_id], |r| {
+                let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
+                    Ok(r.get::<_, Option<i64>>(i)?
+                        .map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
+                };
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    Usage {
+                        input: tokens(2)?,
+                        output: tokens(3)?,
+                        reasoning: tokens(4)?,
+                        cached: tokens(5)?,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        let mut costs = rows
+            .iter()
+            .filter_map(|(provider, model, usage)| prices.cost(provider, model, usage))
+            .peekable();
+        Ok(costs.peek().is_some().then(|| costs.sum()))
+    }
 }

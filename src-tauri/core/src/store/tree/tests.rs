@@ -274,6 +274,20 @@ fn usage_counts_every_version_per_day_and_model_but_not_deleted_ones() {
             .is_empty(),
         "nothing after that day"
     );
+    // The conversation's cost, from the figures alone, is its messages' costs summed.
+    let each: f64 = store
+        .all_messages(&c)
+        .unwrap()
+        .iter()
+        .filter_map(|m| prices.message_cost(m))
+        .sum();
+    let cost = store.conversation_cost(&c, &prices).unwrap().unwrap();
+    assert!((cost - want).abs() < 1e-12 && (cost - each).abs() < 1e-12);
+    let unpriced = store.create_conversation(Default::default()).unwrap();
+    assert_eq!(
+        store.conversation_cost(&unpriced.id, &prices).unwrap(),
+        None
+    );
 }
 
 #[test]

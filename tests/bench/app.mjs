@@ -1,0 +1,345 @@
+// The real app's figures (issue: long threads at 60 fps, instant open, small memory): the
+// history is imported through `ponder-cli import`, the app is launched through WebDriver
+// (WebKitGTK under Xvfb), and each figure is printed as one line, `bench: NAME VALUE UNIT`.
+// Nothing is asserted: these are figures to read, not tests.
+//
+//   node bench/app.mjs [--short]
+//
+// Run under a display and a D-Bus session (./.ci/bench does). APP_BIN picks the binary (the
+// installed /usr/bin/ponder or a release build for real figures); --short builds a small
+// history and streams for a moment, to check that every figure is still printed.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { startMockProvider } from '../support/mock-provider.mjs';
+import { repoRoot } from '../support/paths.mjs';
+import { benchHistory, LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
+import { anthropicStream, deltaBytes } from './stream.mjs';
+
+const SHORT = process.argv.includes('--short');
+/** `--only=scroll,stream`: only those parts (start-up, memory and opening always run). */
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const want = (part) => !ONLY || ONLY.includes(part);
+const IDENTIFIER = 'dev.ponder.desktop';
+const SIZE = SHORT ? { turns: 50, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 5 } : { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20 };
+/** Tokens per second of the streaming figure, and for how long. */
+const RATE = 200;
+const STREAM_SECONDS = SHORT ? 2 : 10;
+const RUNS = SHORT ? 1 : 3;
+
+const figure = (name, value, unit) => console.log(`bench: ${name} ${typeof value === 'number' ? Math.round(value * 10) / 10 : value}${unit ? ` ${unit}` : ''}`);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function cliBinary() {
+  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
+  const release = join(target, 'release', 'ponder-cli');
+  return process.env.PONDER_CLI ?? (spawnSync(release, ['--version']).status === 0 ? release : join(target, 'debug', 'ponder-cli'));
+}
+
+// ---- memory --------------------------------------------------------------------------------
+
+/** A process and its descendants (WebKit's web and network processes are the app's children). */
+function family(root) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [];
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop();
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** PSS in MB per process name, and the total, of the app and its processes. */
+function memory(root) {
+  const by = {};
+  let total = 0;
+  for (const pid of family(root)) {
+    try {
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const pss = Number(rollup.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0) / 1024;
+      // argv[0]'s name: /proc/PID/comm cuts it at 15 characters.
+      const name = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0].split('/').at(-1) || readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      by[name] = (by[name] ?? 0) + pss;
+      total += pss;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { total, by };
+}
+
+function reportMemory(prefix, mem) {
+  figure(`${prefix}_total_mb`, mem.total, 'MB');
+  for (const [name, mb] of Object.entries(mem.by).sort((a, b) => b[1] - a[1])) figure(`${prefix}_${name.replace(/\W+/g, '_')}_mb`, mb, 'MB');
+}
+
+/** When a process started, in ms since the epoch (to 10 ms). */
+function startedAt(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  const boot = Number(readFileSync('/proc/stat', 'utf8').match(/^btime (\d+)/m)[1]);
+  const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return boot * 1000 + (ticks * 1000) / hz;
+}
+
+// ---- the page --------------------------------------------------------------------------------
+
+/** Opens a conversation by its title, from the click until `lastKey`'s row has been painted. */
+const OPEN = `
+  const [title, lastKey] = arguments;
+  const row = [...document.querySelectorAll('[data-testid="conversation"]')].find((r) => r.textContent.includes(title));
+  if (!row) return { error: 'no conversation ' + title };
+  const target = row.querySelector('button') ?? row;
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    target.click();
+    const poll = () => {
+      if (document.querySelector('[data-key="' + lastKey + '"]')) {
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve({ ms: performance.now() - t0 })));
+      } else if (performance.now() - t0 > 60000) {
+        resolve({ error: 'the last message never showed' });
+      } else {
+        requestAnimationFrame(poll);
+      }
+    };
+    poll();
+  });`;
+
+/** Starts scrolling the thread to the top and back, `step` pixels a frame, recording every
+ * frame's time in `window.__benchScroll` (a long thread takes minutes: polled, not awaited). */
+const SCROLL = `
+  const step = arguments[0];
+  const el = document.querySelector('[data-testid="thread-scroller"]');
+  const state = (window.__benchScroll = { frames: [], done: false });
+  let last = null;
+  let up = true;
+  const tick = (t) => {
+    if (last !== null) state.frames.push(t - last);
+    last = t;
+    if (up) {
+      el.scrollTop = Math.max(0, el.scrollTop - step);
+      if (el.scrollTop <= 0) up = false;
+    } else {
+      const before = el.scrollTop;
+      el.scrollTop = before + step;
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || el.scrollTop === before) {
+        state.done = true;
+        return;
+      }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return true;`;
+
+/** Expands the first thought pane: the time until its start is drawn, until all of it is,
+ * and how far the pane's own row moved (the reader's place). */
+const EXPAND = `
+  const pane = document.querySelector('[data-testid="thought-pane"]');
+  const toggle = pane?.querySelector('[data-testid="thought-header"]');
+  if (!toggle) return { error: 'no thought pane' };
+  const row = pane.closest('[data-key]');
+  const before = row.getBoundingClientRect().top;
+  const [whole] = arguments;
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let first = null;
+    toggle.click();
+    const poll = () => {
+      const length = pane.querySelector('[data-testid="thought-body"]')?.textContent.length ?? 0;
+      if (first === null && length > 1000) {
+        requestAnimationFrame(() => (first = { ms: performance.now() - t0, jump: Math.abs(row.getBoundingClientRect().top - before) }));
+      }
+      if (first !== null && length >= whole) {
+        requestAnimationFrame(() => resolve({ ...first, allMs: performance.now() - t0, jumpAll: Math.abs(row.getBoundingClientRect().top - before) }));
+      } else if (performance.now() - t0 > 25000) {
+        resolve({ error: 'the thought never opened whole (' + length + ' characters shown)' });
+      } else {
+        requestAnimationFrame(poll);
+      }
+    };
+    requestAnimationFrame(poll);
+  });`;
+
+/** Records every frame's time until \`stop\` is set, and the paint latencies of the stream. */
+const WATCH = `
+  window.__ponderPaintLatency = [];
+  window.__benchFrames = [];
+  window.__benchStop = false;
+  let last = null;
+  const tick = (t) => {
+    if (last !== null) window.__benchFrames.push(t - last);
+    last = t;
+    if (!window.__benchStop) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return true;`;
+
+// ---- the run ---------------------------------------------------------------------------------
+
+async function main() {
+  const dataHome = mkdtempSync(join(tmpdir(), 'ponder-bench-'));
+  const appDir = join(dataHome, IDENTIFIER);
+  mkdirSync(appDir, { recursive: true });
+  const history = benchHistory(SIZE);
+  const backup = join(dataHome, 'history.json');
+  writeFileSync(backup, history.json);
+  execFileSync(cliBinary(), ['--db', join(appDir, 'ponder.sqlite3'), 'import', backup], { stdio: 'ignore' });
+  figure('history_messages', SIZE.turns * 2 + 2 + SIZE.others * 2);
+  figure('history_file_mb', history.json.length / 1e6, 'MB');
+
+  // The streaming figure's answer: `RATE` delta events a second for `STREAM_SECONDS`.
+  const tokens = RATE * STREAM_SECONDS;
+  const streamFile = join(dataHome, 'stream.sse');
+  writeFileSync(streamFile, anthropicStream({ thinking: Math.round(tokens * 0.6), text: tokens - Math.round(tokens * 0.6) }));
+  const mock = await startMockProvider(streamFile, { chunkSize: deltaBytes(), delayMs: Math.round(1000 / RATE) });
+  writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: mock.url } } }));
+
+  const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key', ...(process.env.BENCH_EXTRA_ENV ? JSON.parse(process.env.BENCH_EXTRA_ENV) : {}) };
+  const app = appBinary();
+  try {
+    await windowShown(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });
+    const driver = await startDriver({ env });
+    try {
+      // Start-up: from the process start to the list drawn, then idle memory.
+      const listed = [];
+      let s;
+      for (let i = 0; i < RUNS; i++) {
+        s = await driver.newSession();
+        const [pid] = runningApps(app);
+        const at = await waitForMark(s, 'ponder:list-shown');
+        listed.push(at - startedAt(pid));
+        if (i < RUNS - 1) await s.end();
+      }
+      figure('start_list_shown_ms', median(listed), 'ms');
+      const [pid] = runningApps(app);
+      await sleep(3000);
+      const idle = memory(pid);
+      reportMemory('memory_idle', idle);
+
+      const open = await s.execute(OPEN, [LONG_TITLE, history.lastId]);
+      if (open.error) throw new Error(open.error);
+      figure('open_long_thread_ms', open.ms, 'ms');
+      await sleep(1000);
+
+      if (want('scroll')) await scroll(s);
+      if (want('stream')) await streamInto(s);
+      if (want('expand')) await expand(s, history);
+
+      // Back to a new chat: what the long thread left behind.
+      await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
+      await sleep(3000);
+      const after = memory(pid);
+      reportMemory('memory_after_long_thread', after);
+      figure('memory_after_long_thread_over_idle_mb', after.total - idle.total, 'MB');
+      await s.end();
+    } finally {
+      await driver.stop();
+    }
+  } finally {
+    mock.stop();
+    rmSync(dataHome, { recursive: true, force: true });
+  }
+}
+
+/** Scrolls the open thread to the top and back at 400 px a frame: the frame times. */
+async function scroll(s) {
+  await s.execute(SCROLL, [400]);
+  // Asked rarely: each question runs a script on the page's main thread.
+  let frames = null;
+  for (const deadline = Date.now() + 30 * 60_000; frames === null && Date.now() < deadline; ) {
+    await sleep(2000);
+    frames = await s.execute(`return window.__benchScroll.done ? window.__benchScroll.frames : null;`);
+  }
+  if (frames === null) throw new Error('the scroll to the top and back never ended');
+  figure('scroll_frames', frames.length);
+  figure('scroll_frame_median_ms', median(frames), 'ms');
+  figure('scroll_frame_p95_ms', percentile(frames, 95), 'ms');
+}
+
+/** Opens the conversation with the 200 KB thought and expands it. */
+async function expand(s, history) {
+  const thought = await s.execute(OPEN, [THOUGHT_TITLE, messageId(history.thoughtId, 1)]);
+  if (thought.error) throw new Error(thought.error);
+  await sleep(500);
+  // Most of the thought's characters are drawn as text (Markdown marks aside).
+  const opened = await s.execute(EXPAND, [Math.round(SIZE.longThoughtBytes * 0.9)]);
+  if (opened.error) throw new Error(opened.error);
+  figure('expand_200kb_thought_ms', opened.ms, 'ms');
+  figure('expand_200kb_thought_all_ms', opened.allMs, 'ms');
+  figure('expand_200kb_thought_jump_px', Math.max(opened.jump, opened.jumpAll), 'px');
+}
+
+/** Launches the app alone (no WebDriver) and times it until its window is on screen. */
+async function windowShown(app, env) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    await waitFor(() => runningApps(app).length === 0, 'no app running', 15000);
+    const t0 = performance.now();
+    const child = spawn(app, [], { env, stdio: 'ignore' });
+    // Asked every few ms (xdotool's own --sync waits half a second between looks).
+    let shown = false;
+    while (!shown && performance.now() - t0 < 30000) {
+      shown = spawnSync('xdotool', ['search', '--onlyvisible', '--name', '^Ponder$'], { stdio: 'ignore' }).status === 0;
+      if (!shown) await sleep(5);
+    }
+    times.push(performance.now() - t0);
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    if (!shown) throw new Error('the window never showed');
+    // The single-instance name and the web processes go a moment after.
+    await sleep(1000);
+  }
+  figure('start_window_shown_ms', median(times), 'ms');
+}
+
+async function waitForMark(s, name) {
+  let at = null;
+  await waitFor(
+    async () => {
+      at = await s.execute(`const m = performance.getEntriesByName(arguments[0])[0]; return m ? performance.timeOrigin + m.startTime : null;`, [name]);
+      return at !== null;
+    },
+    `the mark ${name}`,
+    30000,
+  );
+  return at;
+}
+
+/** Sends a question into the long thread while the mock streams its answer at RATE tokens/s. */
+async function streamInto(s) {
+  await s.execute(WATCH);
+  const input = await s.waitFind('[data-testid="composer-input"]');
+  await s.type(input, 'One more question, please.\uE007');
+  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length > 0, 'the answer starts', 15000);
+  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer ends', STREAM_SECONDS * 1000 + 60000);
+  const { frames, latency } = await s.execute(`window.__benchStop = true; const r = { frames: window.__benchFrames, latency: window.__ponderPaintLatency }; window.__ponderPaintLatency = undefined; return r;`);
+  figure('stream_frames', frames.length);
+  figure('stream_max_frame_ms', Math.max(...frames), 'ms');
+  figure('stream_frames_over_50ms', frames.filter((f) => f > 50).length);
+  figure('stream_batches', latency.length);
+  figure('stream_paint_latency_median_ms', latency.length ? median(latency) : NaN, 'ms');
+  figure('stream_paint_latency_p99_ms', latency.length ? percentile(latency, 99) : NaN, 'ms');
+}
+
+main().catch((err) => {
+  console.error(`bench: failed: ${err.stack ?? err}`);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+// Marks that the benchmark (tests/bench) reads from the page. Each costs microseconds and
+// runs at most once per frame of stream events; nothing is kept unless a benchmark asks.
+
+/** Marks `name` at the first frame after now, once per page load (start-up figures). */
+export function markOnce(name: string): void {
+  if (typeof performance === 'undefined' || typeof requestAnimationFrame === 'undefined') return;
+  if (performance.getEntriesByName(name).length > 0) return;
+  requestAnimationFrame(() => {
+    if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+  });
+}
+
+declare global {
+  interface Window {
+    /** Set to an array by a benchmark: for each frame of stream events, the ms from the
+     * first token's arrival in the backend to the frame that shows it drawn. */
+    __ponderPaintLatency?: number[];
+  }
+}
+
+/**
+ * A frame's worth of streamed tokens was just handed to the thread; `arrived` is when the
+ * first of them reached the backend (ms since the epoch). While a benchmark collects them,
+ * records how long until that frame is drawn: a task posted now runs only after the frame's
+ * rendering (style, layout, paint) is done.
+ */
+export function measurePaint(arrived: number): void {
+  const sink = typeof window === 'undefined' ? undefined : window.__ponderPaintLatency;
+  if (!Array.isArray(sink)) return;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    sink.push(performance.timeOrigin + performance.now() - arrived);
+    channel.port1.close();
+  };
+  channel.port2.postMessage(null);
+}
