@@ -17,7 +17,7 @@ import { pickBudgetModelMedium, send, textOf } from '../support/flows.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
-const FAKE_KEY = 'sk-test-not-a-real-key';
+const FAKE_KEY = 'FAKE-key-not-real';
 
 let dataHome;
 let keyring;

@@ -78,7 +78,7 @@ describe("a conversation's own choices in the real app", () => {
   it('uses Responses for OpenAI unless the conversation asks for Chat Completions', async () => {
     await withApp(async (s) => {
       await s.click(await s.waitFind('[data-testid="open-settings"]'));
-      await s.type(await s.waitFind('[data-testid="key-input-openai"]'), 'sk-test-not-a-real-key');
+      await s.type(await s.waitFind('[data-testid="key-input-openai"]'), 'FAKE-key-not-real');
       await s.click(await s.waitFind('[data-testid="key-save-openai"]'));
       await waitFor(async () => (await textOf(s, '[data-testid="key-status-openai"]')).includes('Key stored'), 'key stored');
       await s.click(await s.waitFind('[data-testid="settings-close"]'));
@@ -105,7 +105,7 @@ describe("a conversation's own choices in the real app", () => {
 
   it('previews a folded summary, and keeps a hidden thought hidden across a restart and out of an export', async () => {
     await withApp(async (s) => {
-      await storeKey(s, 'sk-test-not-a-real-key');
+      await storeKey(s, 'FAKE-key-not-real');
       await s.click(await s.waitFind('[data-testid="new-chat"]'));
       await pickBudgetModelMedium(s);
       await send(s, 'How do I cross the street safely?');

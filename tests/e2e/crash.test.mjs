@@ -63,7 +63,7 @@ describe('the app killed mid-answer', () => {
       const s = await driver.newSession();
       try {
         await s.waitForText('[data-testid="status-version"]');
-        if (trial === 0) await storeKey(s, 'sk-test-not-a-real-key');
+        if (trial === 0) await storeKey(s, 'FAKE-key-not-real');
         await s.click(await s.waitFind('[data-testid="new-chat"]'));
         await pickBudgetModelMedium(s);
         await send(s, `Trial ${trial}: take your time.`);

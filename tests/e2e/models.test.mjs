@@ -45,7 +45,7 @@ describe('the model picker in the real app', () => {
       await s.waitForText('[data-testid="status-version"]');
       // A key for OpenAI, so that its live list is asked for.
       await s.click(await s.waitFind('[data-testid="open-settings"]'));
-      await s.type(await s.waitFind('[data-testid="key-input-openai"]'), 'sk-test-not-a-real-key');
+      await s.type(await s.waitFind('[data-testid="key-input-openai"]'), 'FAKE-key-not-real');
       await s.click(await s.waitFind('[data-testid="key-save-openai"]'));
       await waitFor(async () => (await textOf(s, '[data-testid="key-status-openai"]')).includes('Key stored'), 'key stored');
       await s.click(await s.waitFind('[data-testid="settings-close"]'));

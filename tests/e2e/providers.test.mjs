@@ -18,7 +18,7 @@ import { Keys } from '../support/webdriver.mjs';
 
 const STREAM = 'qwen/vercel-qwen3-max-reasoning-content-stream.jsonl';
 const ANTHROPIC = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
-const FAKE_KEY = 'sk-test-not-a-real-key';
+const FAKE_KEY = 'FAKE-key-not-real';
 
 let dataHome;
 let keyring;

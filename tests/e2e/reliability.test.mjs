@@ -17,7 +17,7 @@ import { Keys } from '../support/webdriver.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 const STREAM = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
-const FAKE_KEY = 'sk-test-not-a-real-key';
+const FAKE_KEY = 'FAKE-key-not-real';
 
 const homes = [];
 const cleanups = [];

@@ -133,7 +133,7 @@ async function askWithTool(s, text, { answer = null, calls }) {
 describe('tools in the real app', () => {
   it('adds a server, asks before the call, sends the result back with the thinking, and keeps it all', async () => {
     await withApp(async (s) => {
-      await storeKey(s, 'sk-ant-test-not-a-real-key');
+      await storeKey(s, 'FAKE-key-not-real');
 
       // Settings → Tools: add the server and test it.
       await s.click(await s.waitFind('[data-testid="open-settings"]'));

@@ -66,7 +66,7 @@ function exported() {
 describe('versions in the real app', () => {
   it('regenerates and reruns an answer, compares the three, goes on from the first, and keeps them all', async () => {
     await withApp(async (s) => {
-      await storeKey(s, 'sk-ant-test-not-a-real-key');
+      await storeKey(s, 'FAKE-key-not-real');
       await pickBudgetModelMedium(s);
       await send(s, 'How many primes are there below 100?');
       await settled(s);

@@ -364,7 +364,7 @@ describe('settings', () => {
     await page.getByTestId('settings-panel').waitFor();
     const status = page.getByTestId('key-status-openai');
     assert.equal((await status.textContent()).trim(), 'No key');
-    const secret = 'sk-test-SECRET-0123456789';
+    const secret = 'FAKE-key-not-real-SECRET-0123456789';
     const field = page.getByTestId('key-input-openai');
     assert.equal(await field.getAttribute('type'), 'password');
     await field.fill(secret);
