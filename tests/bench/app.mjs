@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
-import { repoRoot } from '../support/paths.mjs';
+import { binary } from './binaries.mjs';
 import { benchHistory, LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
 import { anthropicStream, deltaBytes } from './stream.mjs';
 
@@ -34,12 +34,6 @@ const figure = (name, value, unit) => console.log(`bench: ${name} ${typeof value
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function cliBinary() {
-  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
-  const release = join(target, 'release', 'ponder-cli');
-  return process.env.PONDER_CLI ?? (spawnSync(release, ['--version']).status === 0 ? release : join(target, 'debug', 'ponder-cli'));
-}
 
 // ---- memory --------------------------------------------------------------------------------
 
@@ -201,7 +195,7 @@ async function main() {
   const history = benchHistory(SIZE);
   const backup = join(dataHome, 'history.json');
   writeFileSync(backup, history.json);
-  execFileSync(cliBinary(), ['--db', join(appDir, 'ponder.sqlite3'), 'import', backup], { stdio: 'ignore' });
+  execFileSync(binary('ponder-cli', 'PONDER_CLI'), ['--db', join(appDir, 'ponder.sqlite3'), 'import', backup], { stdio: 'ignore' });
   figure('history_messages', SIZE.turns * 2 + 2 + SIZE.others * 2);
   figure('history_file_mb', history.json.length / 1e6, 'MB');
 
@@ -212,7 +206,7 @@ async function main() {
   const mock = await startMockProvider(streamFile, { chunkSize: deltaBytes(), delayMs: Math.round(1000 / RATE) });
   writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: mock.url } } }));
 
-  const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key', ...(process.env.BENCH_EXTRA_ENV ? JSON.parse(process.env.BENCH_EXTRA_ENV) : {}) };
+  const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real' };
   const app = appBinary();
   try {
     await windowShown(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });

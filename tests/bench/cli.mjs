@@ -3,14 +3,14 @@
 // launch to exit, history written), beside the same bytes read raw over the same loopback.
 // Prints `bench: NAME VALUE UNIT` lines; asserts nothing.
 //
-//   node bench/cli.mjs [--short]      (PONDER_CLI and PONDER_MOCK pick the binaries)
+//   node bench/cli.mjs [--short]      (PONDER_CLI and PONDER_MOCK_PROVIDER pick the binaries)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startMockProvider } from '../support/mock-provider.mjs';
-import { repoRoot } from '../support/paths.mjs';
+import { binary } from './binaries.mjs';
 import { anthropicStream, tokensFor } from './stream.mjs';
 
 const SHORT = process.argv.includes('--short');
@@ -20,20 +20,13 @@ const RUNS = SHORT ? 1 : 5;
 const figure = (name, value, unit) => console.log(`bench: ${name} ${Math.round(value * 1000) / 1000}${unit ? ` ${unit}` : ''}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-function binary(name, override) {
-  if (process.env[override]) return process.env[override];
-  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
-  const release = join(target, 'release', name);
-  return spawnSync(release, ['--help'], { stdio: 'ignore' }).status === 0 ? release : join(target, 'debug', name);
-}
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'ponder-bench-cli-'));
   const file = join(dir, 'stream.sse');
   const body = anthropicStream(tokensFor(MB * 1e6));
   writeFileSync(file, body);
-  // The mock's own binary choice follows CARGO_TARGET_DIR; a release one is faster to serve.
-  process.env.PONDER_MOCK_PROVIDER ??= binary('ponder-mock-provider', 'PONDER_MOCK');
+  // A release mock serves faster; startMockProvider reads the choice from the environment.
+  process.env.PONDER_MOCK_PROVIDER = binary('ponder-mock-provider', 'PONDER_MOCK_PROVIDER');
   const mock = await startMockProvider(file, { chunkSize: 64 * 1024, delayMs: 0 });
   const cli = binary('ponder-cli', 'PONDER_CLI');
   figure('cli_stream_mb', body.length / 1e6, 'MB');
@@ -56,7 +49,7 @@ async function main() {
       const out = spawnSync(
         cli,
         ['--db', db, 'chat', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5/high', '--base-url', mock.url, '--json', 'Think at length.'],
-        { env: { ...process.env, PONDER_ANTHROPIC_API_KEY: 'sk-ant-bench-not-a-real-key', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+        { env: { ...process.env, PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' }, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
       );
       times.push((performance.now() - t0) / 1000);
       if (out.status !== 0) throw new Error(`ponder-cli failed: ${out.stderr}`);

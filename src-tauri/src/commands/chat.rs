@@ -494,16 +494,10 @@ impl Batch {
             },
             RecordedEvent::Run(RunEvent::Chat(chat)) => match chat {
                 ChatEvent::ThinkingStart { source } => StreamEvent::ThinkingStart { source },
-                ChatEvent::ThinkingDelta { text } => StreamEvent::ThinkingDelta {
-                    text,
-                    at: epoch_ms(),
-                },
+                ChatEvent::ThinkingDelta { text } => StreamEvent::ThinkingDelta { text, at: 0.0 },
                 ChatEvent::ThinkingEnd => StreamEvent::ThinkingEnd,
                 ChatEvent::ThinkingRedacted { .. } => StreamEvent::ThinkingRedacted,
-                ChatEvent::TextDelta { text } => StreamEvent::TextDelta {
-                    text,
-                    at: epoch_ms(),
-                },
+                ChatEvent::TextDelta { text } => StreamEvent::TextDelta { text, at: 0.0 },
                 ChatEvent::ToolCall(call) => StreamEvent::ToolCall { name: call.name },
                 ChatEvent::Usage(usage) => StreamEvent::Usage { usage },
                 // Signatures and provider data never cross IPC; stop and error come as the
@@ -516,7 +510,8 @@ impl Batch {
                 }
             },
         };
-        // A joined delta keeps the first one's arrival time.
+        // A joined delta keeps the first one's arrival time; the clock is read only for a
+        // delta that opens an entry, not for every token.
         match (self.pending.last_mut(), event) {
             (
                 Some(StreamEvent::TextDelta { text, .. }),
@@ -529,7 +524,14 @@ impl Batch {
             (Some(StreamEvent::Usage { usage }), StreamEvent::Usage { usage: later }) => {
                 *usage = later
             }
-            (_, event) => self.pending.push(event),
+            (_, mut event) => {
+                if let StreamEvent::TextDelta { at, .. } | StreamEvent::ThinkingDelta { at, .. } =
+                    &mut event
+                {
+                    *at = epoch_ms();
+                }
+                self.pending.push(event);
+            }
         }
         self.wake.notify_one();
     }

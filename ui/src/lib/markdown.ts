@@ -315,24 +315,9 @@ export function markdownPieces(source: string, size: number): string[] {
   return pieces;
 }
 
-const blockCache = new Map<string, string>();
-const CACHE_LIMIT = 400;
-
-/** Renders a message that is still streaming: finished blocks come from a cache. */
+/** Renders a message that is still streaming: finished blocks come from the cache of
+ * rendered Markdown, only the last (still growing) one is rendered each time. */
 export function renderMarkdownStreaming(source: string): string {
   const blocks = splitBlocks(source);
-  const out: string[] = [];
-  blocks.forEach((block, i) => {
-    const last = i === blocks.length - 1;
-    let html = last ? undefined : blockCache.get(block);
-    if (html === undefined) {
-      html = renderMarkdown(block);
-      if (!last) {
-        if (blockCache.size >= CACHE_LIMIT) blockCache.delete(blockCache.keys().next().value as string);
-        blockCache.set(block, html);
-      }
-    }
-    out.push(html);
-  });
-  return out.join('\n');
+  return blocks.map((block, i) => (i === blocks.length - 1 ? renderMarkdown(block) : renderMarkdownCached(block))).join('\n');
 }

@@ -348,9 +348,6 @@ impl Store {
         Ok(id)
     }
 
-    /// Hides (or shows again) one thinking block of a message, the `index`-th among its
-    /// thinking blocks. A hidden block is kept, with its signature, but not shown, not
-    /// exported and not sent back unless the provider needs it.
     /// The whole text of the `index`-th thought of a message.
     pub fn thought_text(&self, id: &str, index: usize) -> Result<String> {
         self.message(id)?
@@ -364,6 +361,9 @@ impl Store {
             })
     }
 
+    /// Hides (or shows again) one thinking block of a message, the `index`-th among its
+    /// thinking blocks. A hidden block is kept, with its signature, but not shown, not
+    /// exported and not sent back unless the provider needs it.
     pub fn set_thought_hidden(
         &self,
         id: &str,

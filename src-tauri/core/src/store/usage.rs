@@ -36,21 +36,12 @@ impl Store {
                   ORDER BY day, provider, model",
             )?;
             let rows = stmt.query_map([since_ms], |r| {
-                let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
-                    Ok(r.get::<_, Option<i64>>(i)?
-                        .map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
-                };
                 Ok(UsageRow {
                     day: r.get(0)?,
                     provider: r.get(1)?,
                     model: r.get(2)?,
                     answers: r.get(3)?,
-                    usage: Usage {
-                        input: tokens(4)?,
-                        output: tokens(5)?,
-                        reasoning: tokens(6)?,
-                        cached: tokens(7)?,
-                    },
+                    usage: usage_at(r, 4)?,
                     cost: None,
                 })
             })?;
@@ -76,19 +67,10 @@ impl Store {
                     AND provider IS NOT NULL AND model IS NOT NULL",
             )?;
             let rows = stmt.query_map([conversation_id], |r| {
-                let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
-                    Ok(r.get::<_, Option<i64>>(i)?
-                        .map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
-                };
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
-                    Usage {
-                        input: tokens(2)?,
-                        output: tokens(3)?,
-                        reasoning: tokens(4)?,
-                        cached: tokens(5)?,
-                    },
+                    usage_at(r, 2)?,
                 ))
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -99,4 +81,18 @@ impl Store {
             .peekable();
         Ok(costs.peek().is_some().then(|| costs.sum()))
     }
+}
+
+/// The four token columns (input, output, reasoning, cached) from column `first` on.
+fn usage_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Usage> {
+    let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
+        Ok(r.get::<_, Option<i64>>(first + i)?
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX)))
+    };
+    Ok(Usage {
+        input: tokens(0)?,
+        output: tokens(1)?,
+        reasoning: tokens(2)?,
+        cached: tokens(3)?,
+    })
 }
