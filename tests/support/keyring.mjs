@@ -57,10 +57,33 @@ export async function clearPonderKeys() {
   if (found.trim() !== '') throw new Error(`the keyring still holds Ponder's keys:\n${found}`);
 }
 
+/**
+ * Whether the service stores and gives back a secret. A keyring D-Bus started on demand is
+ * locked: it owns the name but asks for a password no one can type, so owning the name is not
+ * enough.
+ */
+async function serviceAnswers() {
+  const attrs = ['service', 'ponder-test-probe', 'probe', String(process.pid)];
+  try {
+    const store = execFile('secret-tool', ['store', '--label=ponder test probe', ...attrs], { timeout: 3000 });
+    store.stdin.end('probe-not-a-secret');
+    await new Promise((resolve, reject) => store.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`)))));
+    const back = (await run('secret-tool', ['lookup', ...attrs], { timeout: 3000 })).stdout;
+    await run('secret-tool', ['clear', ...attrs], { timeout: 3000 });
+    return back === 'probe-not-a-secret';
+  } catch {
+    return false;
+  }
+}
+
 export async function startKeyring(dataHome) {
   let daemon = null;
   let out = '';
-  if (!(await serviceIsUp())) {
+  if (process.env.PONDER_KEYRING_WATCHED === '1') {
+    // The test script keeps an unlocked daemon up and starts it again if it stops: wait for it
+    // rather than racing it with a second one.
+    await waitUntil(serviceAnswers, 'the Secret Service the test script keeps up to answer', 30000);
+  } else if (!(await serviceIsUp())) {
     daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
       env: { ...process.env, XDG_DATA_HOME: dataHome },
       stdio: ['pipe', 'pipe', 'pipe'],
