@@ -142,6 +142,14 @@ fn check(store: &Store) {
             .len(),
         1
     );
+    // The search index was made again with its word starts (v7): found by its start too.
+    assert_eq!(
+        store
+            .search("reso", SearchScope::TextAndThoughts, 5)
+            .unwrap()
+            .len(),
+        1
+    );
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 

@@ -14,7 +14,7 @@
 //! second plain rusqlite connection, so the store needs no extra API for the bench.
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
@@ -47,6 +47,8 @@ const THOUGHT_RARE_EVERY: usize = 7_919;
 const COMMON: &str = "model";
 /// Two letters, the start of many words.
 const SHORT_PREFIX: &str = "re";
+/// The start of a common word, longer than the index's word starts and not a word itself.
+const LONG_PREFIX: &str = "respon";
 
 const PROVIDER: &str = "anthropic";
 const MODEL: &str = "claude-sonnet-4-5";
@@ -553,18 +555,39 @@ fn search_conversations() -> usize {
         .unwrap_or(SEARCH_CONVERSATIONS)
 }
 
+/// `PONDER_BENCH_SEARCH_DB`: where to keep the search history, to measure it again without
+/// building it again (a million messages take minutes). It is built there when missing.
+fn search_db() -> Option<PathBuf> {
+    std::env::var_os("PONDER_BENCH_SEARCH_DB").map(PathBuf::from)
+}
+
 fn bench_search(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("history.sqlite3");
+    let kept = search_db();
+    let path = kept
+        .clone()
+        .unwrap_or_else(|| dir.path().join("history.sqlite3"));
     let conversations = search_conversations();
-    let built = build(&path, conversations, SEARCH_TURNS, 0, 3, true);
-    let store = &built.store;
     let messages = conversations * SEARCH_TURNS * 2;
-    println!(
-        "store/search: built {messages} messages (no flushes) in {:.1} s, file {}",
-        built.seconds,
-        mib(bytes_on_disk(&path))
-    );
+    let store = if kept.is_some() && path.exists() {
+        let started = Instant::now();
+        let store = Store::open(&path).unwrap();
+        println!(
+            "store/search: opened the kept history ({messages} messages) in {:.1} s, file {}",
+            started.elapsed().as_secs_f64(),
+            mib(bytes_on_disk(&path))
+        );
+        store
+    } else {
+        let b = build(&path, conversations, SEARCH_TURNS, 0, 3, true);
+        println!(
+            "store/search: built {messages} messages (no flushes) in {:.1} s, file {}",
+            b.seconds,
+            mib(bytes_on_disk(&path))
+        );
+        b.store
+    };
+    let store = &store;
     if let Some(breakdown) = breakdown(&path) {
         println!("store/search: by table: {breakdown}");
     }
@@ -577,6 +600,7 @@ fn bench_search(c: &mut Criterion) {
         ("common-all", COMMON, SearchScope::TextAndThoughts),
         // What search-as-you-type sends after two letters: a prefix of many words.
         ("prefix-all", SHORT_PREFIX, SearchScope::TextAndThoughts),
+        ("long-prefix-all", LONG_PREFIX, SearchScope::TextAndThoughts),
     ];
     let mut group = c.benchmark_group("store/search");
     group

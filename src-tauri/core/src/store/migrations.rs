@@ -12,11 +12,12 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0004_tool_messages.sql")),
         M::up(include_str!("../../migrations/0005_message_tree.sql")),
         M::up(include_str!("../../migrations/0006_first_token.sql")),
+        M::up(include_str!("../../migrations/0007_search_prefixes.sql")),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 6;
+pub const LATEST_VERSION: i64 = 7;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -27,15 +27,44 @@ pub struct SearchHit {
 }
 
 impl Store {
-    /// Searches for all the words of `query` (each as a prefix), best matches first.
+    /// Searches for all the words of `query`, each as a word or the start of one: messages
+    /// with the words themselves first, then those with only longer words that start with
+    /// them; within each, the most recently stored first.
+    ///
+    /// Not ranked by relevance: ranking scores every match before it can return one, which
+    /// over a long history takes hundreds of milliseconds for a common word, while reading
+    /// the index from its newest end stops at `limit`. A word typed whole is still the better
+    /// match, hence the two passes; the second runs only when the first did not fill `limit`.
     pub fn search(&self, query: &str, scope: SearchScope, limit: usize) -> Result<Vec<SearchHit>> {
-        let Some(expr) = fts_query(query) else {
+        let Some(words) = SearchWords::parse(query) else {
             return Ok(Vec::new());
         };
+        let mut hits = self.search_expr(&words.exact(), scope, limit, &[])?;
+        if hits.len() < limit
+            && let Some(prefixes) = words.prefixes()
+        {
+            let found: Vec<String> = hits.iter().map(|h| h.message_id.clone()).collect();
+            let more = self.search_expr(&prefixes, scope, limit - hits.len(), &found)?;
+            hits.extend(more);
+        }
+        Ok(hits)
+    }
+
+    /// The newest `limit` messages matching the FTS5 expression `expr`, leaving out `skip`.
+    fn search_expr(
+        &self,
+        expr: &str,
+        scope: SearchScope,
+        limit: usize,
+        skip: &[String],
+    ) -> Result<Vec<SearchHit>> {
         let column_filter = match scope {
             SearchScope::Text => format!("text : ({expr})"),
             SearchScope::TextAndThoughts => format!("{{text thoughts}} : ({expr})"),
         };
+        // The skipped ones are at most `limit`, and they come first in the index's order too:
+        // asking for that many more keeps the query one walk from the newest end.
+        let wanted = limit + skip.len();
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT m.conversation_id, c.title, m.id,
@@ -45,11 +74,11 @@ impl Store {
                    JOIN messages m ON m.rowid = message_search.rowid
                    JOIN conversations c ON c.id = m.conversation_id
                   WHERE message_search MATCH ?1 AND m.deleted_at IS NULL
-                  ORDER BY rank
+                  ORDER BY message_search.rowid DESC
                   LIMIT ?2",
             )?;
             let rows = stmt.query_map(
-                params![column_filter, i64::try_from(limit).unwrap_or(i64::MAX)],
+                params![column_filter, i64::try_from(wanted).unwrap_or(i64::MAX)],
                 |row| {
                     let text: String = row.get("text_snippet")?;
                     let thought: String = row.get("thought_snippet")?;
@@ -67,20 +96,61 @@ impl Store {
                     })
                 },
             )?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            let mut hits = Vec::with_capacity(limit);
+            for hit in rows {
+                let hit = hit?;
+                if !skip.contains(&hit.message_id) {
+                    hits.push(hit);
+                }
+                if hits.len() == limit {
+                    break;
+                }
+            }
+            Ok(hits)
         })
     }
 }
 
-/// Turns what a user types into an FTS5 expression: every word must appear (as a prefix);
-/// quotes and operators in the input are taken literally, never as syntax.
-fn fts_query(input: &str) -> Option<String> {
-    let words: Vec<String> = input
-        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(|w| format!("\"{}\"*", w.replace('"', "")))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" AND "))
+/// The words of what the user typed, each quoted so that quotes and operators in the input
+/// are taken literally, never as FTS5 syntax.
+struct SearchWords(Vec<String>);
+
+impl SearchWords {
+    fn parse(input: &str) -> Option<Self> {
+        let words: Vec<String> = input
+            .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.replace('"', ""))
+            .collect();
+        (!words.is_empty()).then_some(Self(words))
+    }
+
+    /// Every word, as a word.
+    fn exact(&self) -> String {
+        self.join(|_| false)
+    }
+
+    /// Every word as the start of a word — but a single character only as itself: every
+    /// message has words starting with most letters, so that would find everything, slowly.
+    /// `None` when that is the same as [`Self::exact`].
+    fn prefixes(&self) -> Option<String> {
+        let long = |w: &str| w.chars().nth(1).is_some();
+        self.0.iter().any(|w| long(w)).then(|| self.join(long))
+    }
+
+    fn join(&self, as_prefix: impl Fn(&str) -> bool) -> String {
+        self.0
+            .iter()
+            .map(|w| {
+                if as_prefix(w) {
+                    format!("\"{w}\"*")
+                } else {
+                    format!("\"{w}\"")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" AND ")
+    }
 }
 
 #[cfg(test)]
@@ -89,14 +159,21 @@ mod tests {
 
     #[test]
     fn user_input_never_becomes_fts_syntax() {
+        let words = SearchWords::parse("hello world").unwrap();
+        assert_eq!(words.exact(), "\"hello\" AND \"world\"");
+        assert_eq!(words.prefixes().unwrap(), "\"hello\"* AND \"world\"*");
+        let words = SearchWords::parse("NEAR(a b) OR \"x").unwrap();
         assert_eq!(
-            fts_query("hello world").unwrap(),
-            "\"hello\"* AND \"world\"*"
+            words.prefixes().unwrap(),
+            "\"NEAR\"* AND \"a\" AND \"b\" AND \"OR\"* AND \"x\""
         );
-        assert_eq!(
-            fts_query("NEAR(a b) OR \"x").unwrap(),
-            "\"NEAR\"* AND \"a\"* AND \"b\"* AND \"OR\"* AND \"x\"*"
-        );
-        assert_eq!(fts_query("  ***  "), None);
+        assert!(SearchWords::parse("  ***  ").is_none());
+    }
+
+    #[test]
+    fn single_characters_are_only_themselves() {
+        let words = SearchWords::parse("a b").unwrap();
+        assert_eq!(words.exact(), "\"a\" AND \"b\"");
+        assert_eq!(words.prefixes(), None);
     }
 }

@@ -235,6 +235,40 @@ fn search_finds_text_and_optionally_thoughts() {
 }
 
 #[test]
+fn search_gives_whole_words_first_then_word_starts_newest_first_and_not_deleted_ones() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "Models");
+    let older = complete_turn(&store, &c.id, "q1", "t", "The model answered.");
+    let starts = complete_turn(&store, &c.id, "q2", "t", "Models differ.");
+    let newer = complete_turn(&store, &c.id, "q3", "t", "A model again.");
+    let ids = |hits: Vec<SearchHit>| hits.into_iter().map(|h| h.message_id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.search("model", SearchScope::Text, 10).unwrap()),
+        [newer.clone(), older.clone(), starts.clone()]
+    );
+    // The limit is met by the whole words alone: no second pass.
+    assert_eq!(
+        ids(store.search("model", SearchScope::Text, 2).unwrap()),
+        [newer.clone(), older.clone()]
+    );
+    // Two letters are a word start too (the index has them); one letter is only itself.
+    assert_eq!(
+        ids(store.search("mo", SearchScope::Text, 10).unwrap()),
+        [newer.clone(), starts.clone(), older.clone()]
+    );
+    assert!(store.search("m", SearchScope::Text, 10).unwrap().is_empty());
+    assert_eq!(
+        ids(store.search("a", SearchScope::Text, 10).unwrap()),
+        vec![newer.clone()]
+    );
+    store.delete_branch(&newer).unwrap();
+    assert_eq!(
+        ids(store.search("model", SearchScope::Text, 10).unwrap()),
+        [older, starts]
+    );
+}
+
+#[test]
 fn purging_old_thoughts_drops_text_signatures_and_replay() {
     let store = Store::open_in_memory().unwrap();
     let c = conversation(&store, "old");
