@@ -106,7 +106,20 @@ const OPEN = `
     target.click();
     const poll = () => {
       if (document.querySelector('[data-key="' + lastKey + '"]')) {
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve({ ms: performance.now() - t0 })));
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const ms = performance.now() - t0;
+            // The backend's part: from the click to the conversation read (store, IPC, JSON).
+            const read = performance.getEntriesByName('ponder:open:read').at(-1);
+            // …and the page's: the thread's components made and put in the document.
+            const rendered = performance.getEntriesByName('ponder:open:rendered').at(-1);
+            resolve({
+              ms,
+              readMs: read ? read.startTime - t0 : null,
+              renderedMs: read && rendered ? rendered.startTime - read.startTime : null,
+            });
+          }),
+        );
       } else if (performance.now() - t0 > 60000) {
         resolve({ error: 'the last message never showed' });
       } else {
@@ -231,6 +244,8 @@ async function main() {
       const open = await s.execute(OPEN, [LONG_TITLE, history.lastId]);
       if (open.error) throw new Error(open.error);
       figure('open_long_thread_ms', open.ms, 'ms');
+      if (open.readMs !== null) figure('open_long_thread_read_ms', open.readMs, 'ms');
+      if (open.renderedMs !== null) figure('open_long_thread_rendered_ms', open.renderedMs, 'ms');
       await sleep(1000);
 
       if (want('scroll')) await scroll(s);

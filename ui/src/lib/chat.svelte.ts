@@ -2,6 +2,8 @@
 // chosen for it, the composer's text and slash commands, and sending. The other concerns
 // live beside it — settings, the catalog of models, the conversation list, the runs — and
 // this class only ties them together for one conversation.
+import { tick } from 'svelte';
+
 import type { CatalogState } from './catalog.svelte';
 import { describeSetting, messageFromText, parseCommand, settingSentence } from './commands';
 import type { ConversationsState } from './conversations.svelte';
@@ -14,6 +16,7 @@ import { SeveralLevels } from './several.svelte';
 import { StoredAnswers } from './stored';
 import { SlashCommands } from './slash';
 import { Versions } from './versions';
+import { markStep } from './perf';
 import { localUserMessage, type LiveRun } from './stream';
 import { threadItems, type Note, type NoteAction, type ThreadItem } from './thread';
 import { mergeToolTurns } from './turns';
@@ -182,7 +185,9 @@ export class ChatSession {
   async open(id: string, revealId: string | null = null): Promise<void> {
     try {
       const view = await ipc.getConversation(id);
+      markStep('ponder:open:read');
       this.current = view;
+      void tick().then(() => markStep('ponder:open:rendered'));
       const pending = this.pendingModel.get(id);
       this.provider = pending?.provider ?? view.provider;
       this.model = pending?.model ?? view.model;

@@ -10,6 +10,16 @@ export function markOnce(name: string): void {
   });
 }
 
+/**
+ * Marks a step of a user action (`ponder:open:asked`, `ponder:open:read`…) for the benchmark's
+ * breakdown; the page keeps only the newest of each name.
+ */
+export function markStep(name: string): void {
+  if (typeof performance === 'undefined') return;
+  performance.clearMarks(name);
+  performance.mark(name);
+}
+
 declare global {
   interface Window {
     /** Set to an array by a benchmark: for each frame of stream events, the ms from the

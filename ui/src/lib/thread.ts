@@ -53,3 +53,57 @@ export function threadItems(shown: MessageView[], run: LiveRun | null, notes: No
   pushNotes('\u0000end');
   return out;
 }
+
+// Row heights before a row is measured, close enough that opening a long thread renders the
+// few rows that fill the screen rather than many short guesses (each row rendered costs its
+// Markdown and layout). Measured heights replace these as soon as a row is drawn; the figures
+// follow the thread's styles (a text line ~28 px at ~90 characters, a question's ~21 px at ~80).
+const ROW = {
+  note: 40,
+  question: 34,
+  questionLine: 21,
+  questionChars: 80,
+  answer: 110,
+  answerLine: 28,
+  answerChars: 90,
+  foldedThought: 40,
+  tool: 64,
+};
+
+const estimates = new WeakMap<object, number>();
+
+/** Wrapped lines of `text` at `width` characters a line, counting each line as at least one. */
+function wrappedLines(text: string, width: number): number {
+  let lines = 0;
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    const stop = end < 0 ? text.length : end;
+    lines += Math.max(1, Math.ceil((stop - start) / width));
+    if (end < 0) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** A thread row's height in pixels before it is measured; worked out once per message. */
+export function estimateRow(item: ThreadItem): number {
+  if (item.kind === 'note') return ROW.note + 20 * Math.max(0, item.note.lines.length - 1);
+  const message = item.message;
+  const known = estimates.get(message);
+  if (known !== undefined) return known;
+  let height: number;
+  if (message.role === 'user') {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    height = ROW.question + ROW.questionLine * wrappedLines(text, ROW.questionChars);
+  } else {
+    height = ROW.answer;
+    for (const part of message.parts) {
+      if (part.type === 'text') height += ROW.answerLine * wrappedLines(part.text, ROW.answerChars);
+      else if (part.type === 'thinking') height += ROW.foldedThought;
+      else height += ROW.tool;
+    }
+  }
+  estimates.set(message, height);
+  return height;
+}

@@ -27,6 +27,22 @@ describe('windowing', () => {
     expect(range.total).toBe(100_000);
   });
 
+  it('takes the last screenful when held at the end, whatever the scroll position says', () => {
+    const heights: (number | undefined)[] = new Array<number | undefined>(2000).fill(undefined);
+    heights[1999] = 900;
+    // Just opened: the scroll position is still the previous view's (0).
+    const range = computeWindow({ heights, estimate: 160, scrollTop: 0, viewport: 800, overscan: 900, atEnd: true });
+    expect(range.end).toBe(2000);
+    // The last row (900 px) fills the screen; 900 px of overscan above it take the five
+    // estimated rows before it (800 px) and start at the sixth's end.
+    expect(range.start).toBe(1994);
+    expect(range.padBottom).toBe(0);
+    expect(range.padTop).toBe(1994 * 160);
+    // Short threads start at their top.
+    const short = computeWindow({ heights: [50, 50], estimate: 100, scrollTop: 0, viewport: 700, overscan: 300, atEnd: true });
+    expect([short.start, short.end]).toEqual([0, 2]);
+  });
+
   it('handles an empty and a short thread', () => {
     expect(computeWindow({ heights: [], estimate: 100, scrollTop: 0, viewport: 700, overscan: 300 })).toEqual({
       start: 0,

@@ -14,6 +14,12 @@ export interface WindowInput {
   overscan: number;
   /** Space between rows. */
   gap?: number;
+  /**
+   * The view is held at the end (a conversation just opened, or following an answer): take
+   * the rows of the last screenful whatever `scrollTop` says, so the first render is already
+   * the right one instead of the top rows and then the end a frame later.
+   */
+  atEnd?: boolean;
 }
 
 export interface WindowRange {
@@ -53,8 +59,9 @@ export function computeWindow(input: WindowInput): WindowRange {
   const offsets = rowOffsets(input.heights, input.estimate, input.gap ?? 0);
   const total = offsets[n] ?? 0;
   if (n === 0) return { start: 0, end: 0, padTop: 0, padBottom: 0, total: 0 };
-  const top = Math.max(0, input.scrollTop - input.overscan);
-  const bottom = input.scrollTop + input.viewport + input.overscan;
+  const scrollTop = input.atEnd ? Math.max(0, total - input.viewport) : input.scrollTop;
+  const top = Math.max(0, scrollTop - input.overscan);
+  const bottom = scrollTop + input.viewport + input.overscan;
   const start = rowAt(offsets, top);
   let end = rowAt(offsets, bottom) + 1;
   end = Math.min(n, Math.max(end, start + 1));

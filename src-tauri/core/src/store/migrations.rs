@@ -12,7 +12,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0004_tool_messages.sql")),
         M::up(include_str!("../../migrations/0005_message_tree.sql")),
         M::up(include_str!("../../migrations/0006_first_token.sql")),
-        M::up(include_str!("../../migrations/0007_search_prefixes.sql")),
+        M::up(include_str!("../../migrations/0007_search_and_open.sql")),
     ])
 });
 

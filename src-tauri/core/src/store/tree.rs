@@ -25,13 +25,17 @@ fn path_to(c: &Connection, last: &str) -> Result<Vec<StoredMessage>> {
              SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
               WHERE m.parent_id IS NOT NULL
          )
-         SELECT {COLUMNS} FROM messages JOIN path ON messages.id = path.pid
-          WHERE messages.deleted_at IS NULL
-          ORDER BY path.depth DESC"
+         SELECT {COLUMNS}, path.depth FROM messages JOIN path ON messages.id = path.pid
+          WHERE messages.deleted_at IS NULL"
     ))?;
-    let rows = stmt.query_map([last], from_row)?;
-    let raws = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-    raws.into_iter().map(decode).collect()
+    // Ordered here, not by SQLite: its sorter would copy every long row (a 2,000-message
+    // thread is 15 MB of parts) before the first came out, which took two thirds of the read.
+    let rows = stmt.query_map([last], |row| {
+        Ok((row.get::<_, i64>("depth")?, from_row(row)?))
+    })?;
+    let mut raws = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    raws.sort_unstable_by_key(|(depth, _)| std::cmp::Reverse(*depth));
+    raws.into_iter().map(|(_, raw)| decode(raw)).collect()
 }
 
 pub(super) fn leaf_of(c: &Connection, conversation_id: &str) -> Result<Option<String>> {
