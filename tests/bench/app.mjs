@@ -252,6 +252,13 @@ async function main() {
       if (want('stream')) await streamInto(s);
       if (want('expand')) await expand(s, history);
 
+      // Opened again, from a new chat: with the page's code and caches warm.
+      await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
+      await sleep(500);
+      const again = await s.execute(OPEN, [LONG_TITLE, history.lastId]);
+      if (again.error) throw new Error(again.error);
+      figure('open_long_thread_again_ms', again.ms, 'ms');
+
       // Back to a new chat: what the long thread left behind.
       await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
       await sleep(3000);
