@@ -321,24 +321,3 @@ export function renderMarkdownStreaming(source: string): string {
   const blocks = splitBlocks(source);
   return blocks.map((block, i) => (i === blocks.length - 1 ? renderMarkdown(block) : renderMarkdownCached(block))).join('\n');
 }
-
-/** What `warmMarkdown` renders: the kinds of blocks answers are made of, and code in the
- * languages answers use most. */
-const WARM_UP = [
-  '# A heading',
-  'Some *emphasis*, **strong** text, `inline code` and a [link](https://example.com).',
-  '- a list\n- of items\n  1. nested\n  2. and numbered',
-  '> a quote',
-  '| a | table |\n|---|---|\n| with | cells |',
-  ...['python', 'javascript', 'typescript', 'rust', 'bash', 'json'].map((lang) => '```' + lang + '\nlet x = f(1, "two") // note\n```'),
-].join('\n\n');
-
-/**
- * Renders a sample once, meant for when the app is idle after it starts: the first
- * conversation opened then does not also pay for compiling the parser's, the sanitizer's and
- * the highlighter's code and grammars (measured: a first open took ~60 ms more than a later
- * one).
- */
-export function warmMarkdown(): void {
-  renderMarkdown(WARM_UP);
-}
