@@ -434,9 +434,9 @@ pub(crate) fn lock(batch: &Mutex<Batch>) -> std::sync::MutexGuard<'_, Batch> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Events waiting for the next send, with consecutive deltas of one kind joined. Each push
-/// wakes the sender, so the first event after a pause goes at once and what follows within
-/// `BATCH_EVERY` goes together.
+/// Events waiting for the next send, with consecutive deltas of one kind joined. Each new
+/// entry wakes the sender, so the first event after a pause goes at once and what follows
+/// within `BATCH_EVERY` goes together.
 #[derive(Default)]
 pub(crate) struct Batch {
     pending: Vec<StreamEvent>,
@@ -510,8 +510,8 @@ impl Batch {
                 }
             },
         };
-        // A joined delta keeps the first one's arrival time; the clock is read only for a
-        // delta that opens an entry, not for every token.
+        // A joined delta keeps the first one's arrival time, and its entry's opening already
+        // woke the sender: the clock and the wake are for a new entry, not for every token.
         match (self.pending.last_mut(), event) {
             (
                 Some(StreamEvent::TextDelta { text, .. }),
@@ -531,9 +531,9 @@ impl Batch {
                     *at = epoch_ms();
                 }
                 self.pending.push(event);
+                self.wake.notify_one();
             }
         }
-        self.wake.notify_one();
     }
 
     fn drain(&mut self) -> Vec<StreamEvent> {

@@ -11,7 +11,7 @@ export function markOnce(name: string): void {
 }
 
 /**
- * Marks a step of a user action (`ponder:open:asked`, `ponder:open:read`…) for the benchmark's
+ * Marks a step of a user action (`ponder:open:read`, `ponder:open:rendered`) for the benchmark's
  * breakdown; the page keeps only the newest of each name.
  */
 export function markStep(name: string): void {
