@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use ponder_core::chat::{ChatEvent, Origin};
 use ponder_core::draft::{Draft, Turn};
-use ponder_core::providers::stream::{Mapper, StreamDecoder};
+use ponder_core::providers::stream::{Mapper, StreamDecoder, join_deltas};
 use ponder_core::providers::{anthropic, gemini, ollama, openai_chat, openai_responses};
 
 /// The size a stream is grown to.
@@ -222,8 +222,8 @@ struct Pass {
     completed: bool,
 }
 
-/// The stream as `run::run_turn` handles it: chunks fed to the decoder, its events through the
-/// draft, the normalised events handed on.
+/// The stream as `run::run_turn` handles it: chunks fed to the decoder, the deltas of each
+/// joined, its events through the draft, the normalised events handed on.
 fn decode(protocol: Protocol, body: &[u8]) -> Pass {
     let mut decoder = StreamDecoder::new(protocol.mapper());
     let origin = Origin {
@@ -251,6 +251,7 @@ fn decode(protocol: Protocol, body: &[u8]) -> Pass {
     let mut elapsed_ms = 0;
     for chunk in body.chunks(CHUNK_BYTES) {
         decoder.feed(chunk, &mut raw);
+        join_deltas(&mut raw);
         forward(&mut draft, &mut raw, elapsed_ms);
         elapsed_ms += 1;
     }

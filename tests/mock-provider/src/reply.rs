@@ -1,6 +1,8 @@
 //! What the mock sends back: a status, headers, a body, and how to deliver it.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The broken SSE line inserted by [`Reply::malformed_line_after`].
@@ -26,7 +28,9 @@ pub struct Reply {
     pub(crate) status: u16,
     pub(crate) content_type: String,
     pub(crate) headers: Vec<(String, String)>,
-    pub(crate) body: Vec<u8>,
+    /// Shared, so that handing the same reply to every request copies nothing (a benchmark's
+    /// reply is 50 MB).
+    pub(crate) body: Arc<Vec<u8>>,
     pub(crate) chunked: Option<bool>,
     pub(crate) chunk_size: Option<usize>,
     pub(crate) delay: Duration,
@@ -53,7 +57,7 @@ impl Reply {
             status,
             content_type: content_type.to_owned(),
             headers: Vec::new(),
-            body,
+            body: Arc::new(body),
             chunked: None,
             chunk_size: None,
             delay: Duration::ZERO,
@@ -207,7 +211,7 @@ impl Reply {
     /// Useful with `.jsonl` fixtures, which have it stripped. Nothing is appended by default.
     pub fn with_done(mut self) -> Reply {
         let (line_end, terminated, in_block) = sse_tail_state(&self.body);
-        let mut body = std::mem::take(&mut self.body);
+        let body = Arc::make_mut(&mut self.body);
         if !terminated {
             body.extend_from_slice(line_end.as_bytes());
         }
@@ -215,7 +219,6 @@ impl Reply {
             body.extend_from_slice(line_end.as_bytes());
         }
         body.extend_from_slice(format!("data: [DONE]{line_end}{line_end}").as_bytes());
-        self.body = body;
         self
     }
 
@@ -238,12 +241,15 @@ impl Reply {
     }
 
     /// The body exactly as it will be served (after wrapping and fault insertion), before any cut.
-    pub fn served_body(&self) -> Vec<u8> {
+    pub fn served_body(&self) -> Cow<'_, [u8]> {
         match self.malformed_after {
-            None => self.body.clone(),
-            Some(n) if is_sse(&self.content_type) => insert_malformed_sse(&self.body, n),
-            Some(n) if is_ndjson(&self.content_type) => insert_malformed_ndjson(&self.body, n),
-            Some(_) => self.body.clone(),
+            Some(n) if is_sse(&self.content_type) => {
+                Cow::Owned(insert_malformed_sse(&self.body, n))
+            }
+            Some(n) if is_ndjson(&self.content_type) => {
+                Cow::Owned(insert_malformed_ndjson(&self.body, n))
+            }
+            _ => Cow::Borrowed(self.body.as_slice()),
         }
     }
 
@@ -438,8 +444,8 @@ pub(crate) fn insert_malformed_ndjson(body: &[u8], after_lines: usize) -> Vec<u8
 mod tests {
     use super::*;
 
-    fn s(bytes: Vec<u8>) -> String {
-        String::from_utf8(bytes).unwrap()
+    fn s<'a>(bytes: impl Into<Cow<'a, [u8]>>) -> String {
+        String::from_utf8(bytes.into().into_owned()).unwrap()
     }
 
     #[test]

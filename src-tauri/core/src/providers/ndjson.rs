@@ -19,7 +19,7 @@ impl NdjsonDecoder {
     /// Feeds bytes; completed lines are appended to `out`, trimmed, blank ones skipped.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<String>) {
         let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(end) = memchr::memchr(b'\n', rest) {
             if self.partial.is_empty() {
                 push_line(&rest[..end], out);
             } else {

@@ -4,7 +4,7 @@
 use crate::chat::{ChatEvent, Replay, ThoughtSource};
 
 use super::ndjson::NdjsonDecoder;
-use super::sse::{SseDecoder, SseEvent};
+use super::sse::SseDecoder;
 use super::{anthropic, gemini, ollama, openai_chat, openai_responses};
 
 /// A protocol's event mapper, chosen by a `match` rather than a trait object.
@@ -78,7 +78,6 @@ enum Framing {
 pub struct StreamDecoder {
     framing: Framing,
     mapper: Mapper,
-    events: Vec<SseEvent>,
     lines: Vec<String>,
 }
 
@@ -87,7 +86,6 @@ impl StreamDecoder {
         Self {
             framing: mapper.framing(),
             mapper,
-            events: Vec::new(),
             lines: Vec::new(),
         }
     }
@@ -96,34 +94,61 @@ impl StreamDecoder {
         &self.mapper
     }
 
+    /// Decodes a chunk: each SSE event goes to the mapper straight from the framing's
+    /// buffers, with nothing allocated for it on the way.
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<ChatEvent>) {
+        let mapper = &mut self.mapper;
         match &mut self.framing {
-            Framing::Sse(decoder) => decoder.feed(bytes, &mut self.events),
-            Framing::Ndjson(decoder) => decoder.feed(bytes, &mut self.lines),
+            Framing::Sse(decoder) => {
+                decoder.feed_each(bytes, |event| mapper.on_data(event.data, out));
+            }
+            Framing::Ndjson(decoder) => {
+                decoder.feed(bytes, &mut self.lines);
+                for line in self.lines.drain(..) {
+                    mapper.on_data(&line, out);
+                }
+            }
         }
-        self.drain(out);
     }
 
     /// End of the body: flushes what is held back and returns the turn for replay.
     pub fn finish(&mut self, out: &mut Vec<ChatEvent>) -> Option<Replay> {
+        let mapper = &mut self.mapper;
         match &mut self.framing {
-            Framing::Sse(decoder) => decoder.finish(&mut self.events),
-            Framing::Ndjson(decoder) => decoder.finish(&mut self.lines),
+            Framing::Sse(decoder) => {
+                decoder.finish_each(|event| mapper.on_data(event.data, out));
+            }
+            Framing::Ndjson(decoder) => {
+                decoder.finish(&mut self.lines);
+                for line in self.lines.drain(..) {
+                    mapper.on_data(&line, out);
+                }
+            }
         }
-        self.drain(out);
         self.mapper.finish(out)
     }
 
     pub fn completed(&self) -> bool {
         self.mapper.completed()
     }
+}
 
-    fn drain(&mut self, out: &mut Vec<ChatEvent>) {
-        for event in self.events.drain(..) {
-            self.mapper.on_data(&event.data, out);
-        }
-        for line in self.lines.drain(..) {
-            self.mapper.on_data(&line, out);
+/// Joins each thinking or text delta to one of the same kind just before it. A chunk of a
+/// fast stream holds hundreds of deltas that arrived together; joined, the draft, the store's
+/// saves and whoever follows the turn (the window, the terminal) work per chunk, not per token.
+pub fn join_deltas(events: &mut Vec<ChatEvent>) {
+    if events.len() < 2 {
+        return;
+    }
+    let mut joined: Vec<ChatEvent> = Vec::with_capacity(events.len());
+    for event in events.drain(..) {
+        match (joined.last_mut(), event) {
+            (Some(ChatEvent::ThinkingDelta { text }), ChatEvent::ThinkingDelta { text: more })
+            | (Some(ChatEvent::TextDelta { text }), ChatEvent::TextDelta { text: more }) => {
+                text.push_str(&more);
+            }
+            (_, event) => joined.push(event),
         }
     }
+    *events = joined;
 }

@@ -355,9 +355,18 @@ async fn record_step(
             | ChatEvent::ToolCall(_),
         ) = &event
         {
+            let mut first = None;
             first_token.get_or_init(|| {
-                u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX)
+                let ms = u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                first = Some(ms);
+                ms
             });
+            if let Some(ms) = first {
+                // Written now, while the row is small: once the answer is in it, changing a
+                // column rewrites every page of the row (megabytes for a long thought). A
+                // figure for comparing answers: not worth failing the turn over.
+                let _ = store.set_first_token(message_id, ms);
+            }
         }
         if let RunEvent::Chat(chat) = &event {
             let mut flush = lock(&flush);
@@ -449,10 +458,6 @@ async fn record_step(
         };
         attempt += 1;
         tokio::time::sleep(*wait).await;
-    }
-    if let Some(ms) = first_token.get() {
-        // A figure for comparing answers: not worth failing a stored answer over.
-        let _ = store.set_first_token(message_id, *ms);
     }
     Ok(outcome)
 }

@@ -121,3 +121,40 @@ fn a_separate_input_limit_keeps_no_room_for_the_answer() {
     let (_, left_out, _) = fit_history(&history, &request(&model, &settings, &overrides));
     assert_eq!(left_out, 0);
 }
+
+#[test]
+fn deltas_that_arrived_together_are_joined_by_kind_in_order() {
+    use crate::chat::{ChatEvent, ThoughtSource};
+    let thinking = |t: &str| ChatEvent::ThinkingDelta { text: t.into() };
+    let text = |t: &str| ChatEvent::TextDelta { text: t.into() };
+    let mut events = vec![
+        ChatEvent::ThinkingStart {
+            source: ThoughtSource::Thinking,
+        },
+        thinking("a"),
+        thinking("b"),
+        thinking("c"),
+        ChatEvent::ThinkingEnd,
+        text("x"),
+        text("y"),
+        thinking("after"),
+        text("z"),
+    ];
+    crate::providers::stream::join_deltas(&mut events);
+    assert_eq!(
+        events,
+        [
+            ChatEvent::ThinkingStart {
+                source: ThoughtSource::Thinking
+            },
+            thinking("abc"),
+            ChatEvent::ThinkingEnd,
+            text("xy"),
+            thinking("after"),
+            text("z"),
+        ]
+    );
+    let mut one = vec![text("alone")];
+    crate::providers::stream::join_deltas(&mut one);
+    assert_eq!(one, [text("alone")]);
+}

@@ -11,7 +11,7 @@ use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
 use crate::providers::http::{self, AttemptError, HttpConfig};
 use crate::providers::mapper_for;
-use crate::providers::stream::StreamDecoder;
+use crate::providers::stream::{StreamDecoder, join_deltas};
 
 /// Runs one turn and returns its outcome; the events reach `on_event` as they arrive.
 pub async fn run_turn(
@@ -105,6 +105,7 @@ pub async fn run_turn_into(
             }
         };
         decoder.feed(&chunk, &mut raw);
+        join_deltas(&mut raw);
         let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
         forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
         if errored {

@@ -13,6 +13,7 @@
 //! block is a 400. Outside tool loops earlier thoughts may be left out; the API drops what
 //! the model does not use. Thinking blocks take no `cache_control`.
 
+mod hot;
 pub mod translate;
 #[cfg(any(test, feature = "whole-responses"))]
 mod whole;

@@ -2,8 +2,11 @@
 //! <https://docs.anthropic.com/en/api/messages>,
 //! <https://docs.anthropic.com/en/api/messages-streaming>
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// A Messages request, before the reasoning plan adds its fields (`thinking`,
 /// `output_config`, a larger `max_tokens`, beta headers).
@@ -109,10 +112,10 @@ impl CacheControl {
     pub const EPHEMERAL: Self = Self { kind: "ephemeral" };
 }
 
-/// One streamed event; the `type` field repeats the SSE event name.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum StreamEvent {
+/// One streamed event; the `type` field repeats the SSE event name. Its strings borrow
+/// from the event's bytes where they hold no escapes (a delta's text nearly always).
+#[derive(Debug)]
+pub enum StreamEvent<'a> {
     MessageStart {
         message: MessageHead,
     },
@@ -122,15 +125,13 @@ pub enum StreamEvent {
     },
     ContentBlockDelta {
         index: usize,
-        delta: Delta,
+        delta: Delta<'a>,
     },
     ContentBlockStop {
         index: usize,
     },
     MessageDelta {
-        #[serde(default)]
-        delta: MessageDeltaBody,
-        #[serde(default)]
+        stop_reason: Option<String>,
         usage: Option<WireUsage>,
     },
     MessageStop,
@@ -138,8 +139,117 @@ pub enum StreamEvent {
     Error {
         error: Value,
     },
-    #[serde(other)]
     Unknown,
+}
+
+impl<'a> StreamEvent<'a> {
+    /// Reads one event: a block delta as the API writes it by matching its fixed parts
+    /// (`hot`), anything else in a single pass of the JSON parser. Every event type's fields are read into one flat
+    /// struct and the `type` picks the variant after: serde's internally tagged enums would
+    /// first copy each event into a tree of its own to find the tag, which cost a sixth of
+    /// reading a long stream. Fields that only rare events have stay raw JSON until then, so
+    /// the struct a delta is read into stays small.
+    pub fn parse(data: &'a str) -> Result<Self, serde_json::Error> {
+        match super::hot::delta(data) {
+            Some(event) => Ok(event),
+            None => Self::parse_json(data),
+        }
+    }
+
+    /// `parse` through the JSON parser alone.
+    pub(super) fn parse_json(data: &'a str) -> Result<Self, serde_json::Error> {
+        use serde::de::Error as _;
+        let raw: RawEvent<'a> = serde_json::from_str(data)?;
+        let index = || {
+            raw.index
+                .ok_or_else(|| serde_json::Error::missing_field("index"))
+        };
+        fn field<'v>(
+            value: Option<&'v RawValue>,
+            name: &'static str,
+        ) -> Result<&'v str, serde_json::Error> {
+            value
+                .map(RawValue::get)
+                .ok_or_else(|| serde_json::Error::missing_field(name))
+        }
+        Ok(match &*raw.kind {
+            "content_block_delta" => {
+                let delta = raw
+                    .delta
+                    .ok_or_else(|| serde_json::Error::missing_field("delta"))?;
+                let body = delta.body.unwrap_or_default();
+                Self::ContentBlockDelta {
+                    index: index()?,
+                    delta: match delta.kind.as_deref() {
+                        Some("text_delta") => Delta::TextDelta(body),
+                        Some("thinking_delta") => Delta::ThinkingDelta(body),
+                        Some("signature_delta") => Delta::SignatureDelta(body),
+                        Some("input_json_delta") => Delta::InputJsonDelta(body),
+                        _ => Delta::Other,
+                    },
+                }
+            }
+            "message_start" => Self::MessageStart {
+                message: serde_json::from_str(field(raw.message, "message")?)?,
+            },
+            "content_block_start" => Self::ContentBlockStart {
+                index: index()?,
+                content_block: serde_json::from_str(field(raw.content_block, "content_block")?)?,
+            },
+            "content_block_stop" => Self::ContentBlockStop { index: index()? },
+            "message_delta" => Self::MessageDelta {
+                stop_reason: raw.delta.and_then(|d| d.stop_reason).map(Cow::into_owned),
+                usage: raw
+                    .usage
+                    .map(|u| serde_json::from_str(u.get()))
+                    .transpose()?,
+            },
+            "message_stop" => Self::MessageStop,
+            "ping" => Self::Ping,
+            "error" => Self::Error {
+                error: serde_json::from_str(field(raw.error, "error")?)?,
+            },
+            _ => Self::Unknown,
+        })
+    }
+}
+
+/// Every field any stream event has; which ones are present depends on `type`.
+#[derive(Debug, Deserialize)]
+struct RawEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default, borrow)]
+    delta: Option<RawDelta<'a>>,
+    #[serde(default, borrow)]
+    message: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    content_block: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    usage: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    error: Option<&'a RawValue>,
+}
+
+/// A content block's delta, or a message delta's body (`stop_reason`). A block delta has one
+/// of its type's fields, which are all read into `body`.
+#[derive(Debug, Deserialize)]
+struct RawDelta<'a> {
+    #[serde(rename = "type", default, borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(
+        default,
+        borrow,
+        alias = "text",
+        alias = "thinking",
+        alias = "signature",
+        alias = "partial_json"
+    )]
+    body: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    stop_reason: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -150,28 +260,12 @@ pub struct MessageHead {
     pub usage: Option<WireUsage>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-pub struct MessageDeltaBody {
-    #[serde(default)]
-    pub stop_reason: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Delta {
-    TextDelta {
-        text: String,
-    },
-    ThinkingDelta {
-        thinking: String,
-    },
-    SignatureDelta {
-        signature: String,
-    },
-    InputJsonDelta {
-        partial_json: String,
-    },
-    #[serde(other)]
+#[derive(Debug)]
+pub enum Delta<'a> {
+    TextDelta(Cow<'a, str>),
+    ThinkingDelta(Cow<'a, str>),
+    SignatureDelta(Cow<'a, str>),
+    InputJsonDelta(Cow<'a, str>),
     Other,
 }
 
