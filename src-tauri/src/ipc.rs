@@ -172,6 +172,21 @@ impl MessageView {
         Self::with(m, prices, Thoughts::Previewed)
     }
 
+    /// Messages of a shown path, each naming its versions (from the conversation's `versions`).
+    pub fn with_versions(
+        messages: &[StoredMessage],
+        versions: &std::collections::HashMap<String, Vec<String>>,
+        prices: &Prices,
+    ) -> Vec<Self> {
+        messages
+            .iter()
+            .map(|m| Self {
+                versions: versions.get(&m.id).cloned().unwrap_or_default(),
+                ..Self::new(m, prices)
+            })
+            .collect()
+    }
+
     /// As `new`, with every thought whole (the compare view shows them side by side).
     pub fn whole(m: &StoredMessage, prices: &Prices) -> Self {
         Self::with(m, prices, Thoughts::Whole)
@@ -272,6 +287,9 @@ pub struct ConversationView {
     pub pinned: bool,
     pub archived: bool,
     pub messages: Vec<MessageView>,
+    /// How many messages of the shown path come before `messages` and were not read: a view
+    /// opened at its end (`earlier_messages` reads them). 0 for a whole view.
+    pub earlier: u32,
     /// What every answer in it cost, every version included (US dollars); none when no
     /// answer's model has listed prices.
     pub cost: Option<f64>,
@@ -297,6 +315,18 @@ impl ConversationView {
         cost: Option<f64>,
         prices: &Prices,
     ) -> Self {
+        Self::with_earlier(c, messages, 0, versions, cost, prices)
+    }
+
+    /// The view of a path's end, `earlier` messages left to read.
+    pub fn with_earlier(
+        c: Conversation,
+        messages: &[StoredMessage],
+        earlier: usize,
+        versions: &std::collections::HashMap<String, Vec<String>>,
+        cost: Option<f64>,
+        prices: &Prices,
+    ) -> Self {
         Self {
             id: c.id,
             title: c.title,
@@ -307,13 +337,8 @@ impl ConversationView {
             settings: c.settings,
             pinned: c.pinned,
             archived: c.archived,
-            messages: messages
-                .iter()
-                .map(|m| MessageView {
-                    versions: versions.get(&m.id).cloned().unwrap_or_default(),
-                    ..MessageView::new(m, prices)
-                })
-                .collect(),
+            messages: MessageView::with_versions(messages, versions, prices),
+            earlier: u32::try_from(earlier).unwrap_or(u32::MAX),
             cost,
         }
     }

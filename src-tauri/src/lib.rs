@@ -72,6 +72,7 @@ pub fn run() {
             commands::models::context_tokens,
             commands::conversations::list_conversations,
             commands::conversations::get_conversation,
+            commands::conversations::earlier_messages,
             commands::conversations::create_conversation,
             commands::conversations::rename_conversation,
             commands::conversations::delete_conversation,

@@ -258,6 +258,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       pinned: false,
       archived: false,
       messages,
+      earlier: 0,
       cost: null,
       ...extra,
     };
@@ -435,7 +436,14 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const all = [...others, m].sort((a, b) => a.createdAt - b.createdAt || order(a) - order(b));
       return { ...previewed(m), versions: others.length ? all.map((v) => v.id) : [], cost: priced(m) };
     });
+    out.earlier = 0;
     return out;
+  };
+  // The path's end as the backend reads it: at least `tail` messages, back to a question.
+  const tailOf = (view, tail) => {
+    let start = Math.max(0, view.messages.length - tail);
+    while (start > 0 && view.messages[start].role !== 'user') start -= 1;
+    return { ...view, messages: view.messages.slice(start), earlier: start };
   };
   const holding = (mid) =>
     [...conversations.values()].find((x) => x.messages.some((m) => m.id === mid) || stashOf(x.id).has(mid) || deleted.has(mid)) ??
@@ -906,7 +914,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         .filter((c) => includeArchived || !c.archived)
         .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
         .map(summary),
-    get_conversation: ({ id: cid }) => withVersions(need(cid)),
+    get_conversation: ({ id: cid, tail }) => (tail == null ? withVersions(need(cid)) : tailOf(withVersions(need(cid)), tail)),
+    earlier_messages: ({ messageId }) => {
+      const whole = withVersions(holding(messageId)).messages;
+      const at = whole.findIndex((m) => m.id === messageId);
+      return at < 0 ? fail('notFound', 'no such message') : whole.slice(0, at);
+    },
     show_version: ({ messageId }) => {
       const c = holding(messageId);
       bringIn(c, messageId);

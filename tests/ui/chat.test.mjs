@@ -666,6 +666,12 @@ describe('long threads and untrusted output', () => {
     const rendered = await page.locator('[data-key]').count();
     assert.ok(rendered > 2 && rendered < 60, `only ${rendered} of 800 rows are in the page`);
     await page.waitForFunction(() => /Answer 400:/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
+    // Opened at its end (the last 40 messages, from a question on), the rest read right after
+    // the end was drawn; scrolled to the top, the first question is there.
+    await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'earlier_messages'));
+    const calls = await page.evaluate(() => window.__calls.filter((c) => ['get_conversation', 'earlier_messages'].includes(c.cmd)));
+    assert.deepEqual(calls.map((c) => c.cmd), ['get_conversation', 'earlier_messages']);
+    assert.equal(calls[0].args.tail, 40);
     await page.getByTestId('thread-scroller').evaluate((el) => (el.scrollTop = 0));
     await page.waitForFunction(() => /Question 1:/.test(document.querySelector('[data-testid="thread"]')?.textContent ?? ''));
     assert.ok((await page.locator('[data-key]').count()) < 60);

@@ -3,7 +3,7 @@ use ponder_core::store::{ConversationSummary, NewConversation, SearchHit, Search
 use tauri::State;
 
 use crate::error::IpcError;
-use crate::ipc::ConversationView;
+use crate::ipc::{ConversationView, MessageView};
 use crate::state::AppState;
 
 #[tauri::command(async)]
@@ -16,12 +16,55 @@ pub fn list_conversations(
         .list_conversations(include_archived.unwrap_or(false))?)
 }
 
+/// A conversation with the path it shows; with `tail`, only the path's end (at least that
+/// many messages, from a question on), so that opening a long thread draws its last
+/// screen without reading, sending and parsing all of it first — `earlier_messages`
+/// reads the rest.
 #[tauri::command(async)]
 pub fn get_conversation(
     state: State<'_, AppState>,
     id: String,
+    tail: Option<u32>,
 ) -> Result<ConversationView, IpcError> {
-    view(&state, &id)
+    match tail {
+        None => view(&state, &id),
+        Some(count) => tail_view(&state, &id, count as usize),
+    }
+}
+
+/// The messages of the shown path above `message_id` (the first message of a tail read
+/// before), first message first.
+#[tauri::command(async)]
+pub fn earlier_messages(
+    state: State<'_, AppState>,
+    message_id: String,
+) -> Result<Vec<MessageView>, IpcError> {
+    let store = state.store()?;
+    let conversation = store.message(&message_id)?.conversation_id;
+    let messages = store.messages_above(&message_id)?;
+    let versions = store.versions(&conversation)?;
+    Ok(MessageView::with_versions(
+        &messages,
+        &versions,
+        &state.prices(),
+    ))
+}
+
+fn tail_view(state: &AppState, id: &str, count: usize) -> Result<ConversationView, IpcError> {
+    let store = state.store()?;
+    let conversation = store.conversation(id)?;
+    let (messages, earlier) = store.messages_tail(id, count.max(1))?;
+    let versions = store.versions(id)?;
+    let prices = state.prices();
+    let cost = store.conversation_cost(id, &prices)?;
+    Ok(ConversationView::with_earlier(
+        conversation,
+        &messages,
+        earlier,
+        &versions,
+        cost,
+        &prices,
+    ))
 }
 
 #[tauri::command(async)]

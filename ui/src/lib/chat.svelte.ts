@@ -64,6 +64,10 @@ export interface NextRequest {
   context: ContextTokens | null;
 }
 
+/** How many messages a conversation is opened with before the rest is read: more than a tall
+ * window shows of short messages, so the first screen is whole. */
+const FIRST_READ = 40;
+
 export class ChatSession {
   current = $state.raw<ConversationView | null>(null);
   /** The stored messages with each tool loop joined into one answer; recomputed only when
@@ -184,10 +188,15 @@ export class ChatSession {
 
   async open(id: string, revealId: string | null = null): Promise<void> {
     try {
-      const view = await ipc.getConversation(id);
+      // A long thread opens at its end: its last screenful is read, sent and drawn first and
+      // the rest joins above it right after. A message to reveal may be anywhere: all of it.
+      const view = await ipc.getConversation(id, revealId ? null : FIRST_READ);
       markStep('ponder:open:read');
       this.current = view;
-      void tick().then(() => markStep('ponder:open:rendered'));
+      void tick().then(() => {
+        markStep('ponder:open:rendered');
+        if (view.earlier > 0) void this.readEarlier(view);
+      });
       const pending = this.pendingModel.get(id);
       this.provider = pending?.provider ?? view.provider;
       this.model = pending?.model ?? view.model;
@@ -195,6 +204,24 @@ export class ChatSession {
       this.once = null;
       if (revealId) this.reveal = { id: revealId, token: Date.now() };
       this.ui.focusComposer += 1;
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+
+  /** Joins the rest of a thread opened at its end above what is shown, once that is drawn,
+   * unless the view changed meanwhile (another conversation, or a whole view read since). */
+  private async readEarlier(view: ConversationView): Promise<void> {
+    const first = view.messages[0]?.id;
+    if (!first) return;
+    // After the frame that shows the end, so reading the rest never delays it.
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    try {
+      const earlier = await ipc.earlierMessages(first);
+      const current = this.current;
+      if (current?.id !== view.id || current.earlier === 0 || current.messages[0]?.id !== first) return;
+      this.current = { ...current, messages: [...earlier, ...current.messages], earlier: 0 };
+      void tick().then(() => markStep('ponder:open:whole'));
     } catch (raw) {
       this.ui.error = AppError.from(raw);
     }

@@ -276,6 +276,11 @@ export type ConversationSummary = { id: string, title: string, updatedAt: number
 
 export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, 
 /**
+ * How many messages of the shown path come before `messages` and were not read: a view
+ * opened at its end (`earlier_messages` reads them). 0 for a whole view.
+ */
+earlier: number, 
+/**
  * What every answer in it cost, every version included (US dollars); none when no
  * answer's model has listed prices.
  */
@@ -488,7 +493,8 @@ export interface Commands {
   edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
   cancel_run: { args: { runId: string }; result: null };
   list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };
-  get_conversation: { args: { id: string }; result: ConversationView };
+  get_conversation: { args: { id: string; tail?: number | null }; result: ConversationView };
+  earlier_messages: { args: { messageId: string }; result: Array<MessageView> };
   create_conversation: { args: { provider?: string | null; model?: string | null; settings?: ReasoningSettings | null }; result: ConversationView };
   rename_conversation: { args: { id: string; title: string }; result: null };
   delete_conversation: { args: { id: string }; result: null };

@@ -150,7 +150,11 @@ export const ipc = {
 
   listConversations: (includeArchived = false) =>
     call('list_conversations', { includeArchived }),
-  getConversation: (id: string) => call('get_conversation', { id }),
+  /** The conversation with the path it shows; with `tail`, only the path's end (at least
+   * that many messages, from a question on) and how many come `earlier`. */
+  getConversation: (id: string, tail: number | null = null) => call('get_conversation', { id, tail }),
+  /** The shown path above a message, first message first (what a tail left out). */
+  earlierMessages: (messageId: string) => call('earlier_messages', { messageId }),
   /** The conversation as it reads through another version of one of its messages. */
   showVersion: (messageId: string) => call('show_version', { messageId }),
   /** Deletes one version of a message and what followed it; `restoreBranch` brings it back. */

@@ -18,24 +18,57 @@ const UNDO_FOR_MS: i64 = 60 * 60 * 1000;
 
 /// The path from the first message down to `last` (both included), without deleted rows.
 fn path_to(c: &Connection, last: &str) -> Result<Vec<StoredMessage>> {
+    path_end(c, last, i64::MAX)
+}
+
+/// The last `depth` steps of the path down to `last` (`last` itself is the first step).
+fn path_end(c: &Connection, last: &str, depth: i64) -> Result<Vec<StoredMessage>> {
     let mut stmt = c.prepare_cached(&format!(
         "WITH RECURSIVE path(pid, depth) AS (
              SELECT ?1, 0
              UNION ALL
              SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
-              WHERE m.parent_id IS NOT NULL
+              WHERE m.parent_id IS NOT NULL AND path.depth + 1 < ?2
          )
          SELECT {COLUMNS}, path.depth FROM messages JOIN path ON messages.id = path.pid
           WHERE messages.deleted_at IS NULL"
     ))?;
     // Ordered here, not by SQLite: its sorter would copy every long row (a 2,000-message
     // thread is 15 MB of parts) before the first came out, which took two thirds of the read.
-    let rows = stmt.query_map([last], |row| {
+    let rows = stmt.query_map(params![last, depth], |row| {
         Ok((row.get::<_, i64>("depth")?, from_row(row)?))
     })?;
     let mut raws = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     raws.sort_unstable_by_key(|(depth, _)| std::cmp::Reverse(*depth));
     raws.into_iter().map(|(_, raw)| decode(raw)).collect()
+}
+
+/// Each step of the path down to `last`, last first: whether it is a question, and whether
+/// it is deleted. Read from indexes and each row's first columns, never its parts (a long
+/// row's later columns sit on its overflow pages).
+fn path_steps(c: &Connection, conversation_id: &str, last: &str) -> Result<Vec<(bool, bool)>> {
+    let deleted: std::collections::HashSet<String> = {
+        let mut stmt = c.prepare_cached(
+            "SELECT id FROM messages WHERE conversation_id = ?1 AND deleted_at IS NOT NULL",
+        )?;
+        let rows = stmt.query_map([conversation_id], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut stmt = c.prepare_cached(
+        "WITH RECURSIVE path(pid, depth) AS (
+             SELECT ?1, 0
+             UNION ALL
+             SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
+              WHERE m.parent_id IS NOT NULL
+         )
+         SELECT messages.id, messages.role = 'user'
+           FROM messages JOIN path ON messages.id = path.pid ORDER BY path.depth",
+    )?;
+    let rows = stmt.query_map([last], |r| {
+        let id: String = r.get(0)?;
+        Ok((r.get(1)?, deleted.contains(&id)))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 pub(super) fn leaf_of(c: &Connection, conversation_id: &str) -> Result<Option<String>> {
@@ -119,6 +152,48 @@ impl Store {
     pub fn messages(&self, conversation_id: &str) -> Result<Vec<StoredMessage>> {
         self.read(|c| match leaf_of(c, conversation_id)? {
             Some(leaf) => path_to(c, &leaf),
+            None => Ok(Vec::new()),
+        })
+    }
+
+    /// The end of the path the conversation shows, for a window to draw before the rest
+    /// arrives: at least the last `count` messages, back to the question their first turn
+    /// starts with (so no turn is cut), and how many messages come before them.
+    pub fn messages_tail(
+        &self,
+        conversation_id: &str,
+        count: usize,
+    ) -> Result<(Vec<StoredMessage>, usize)> {
+        self.read(|c| {
+            let Some(leaf) = leaf_of(c, conversation_id)? else {
+                return Ok((Vec::new(), 0));
+            };
+            let steps = path_steps(c, conversation_id, &leaf)?;
+            // Steps are last first: take `count` shown ones, then on to a question.
+            let mut depth = 0;
+            let mut taken = 0;
+            for (question, deleted) in &steps {
+                depth += 1;
+                if *deleted {
+                    continue;
+                }
+                taken += 1;
+                if taken >= count && *question {
+                    break;
+                }
+            }
+            let shown = steps.iter().filter(|(_, deleted)| !deleted).count();
+            let tail = path_end(c, &leaf, depth)?;
+            let earlier = shown - tail.len();
+            Ok((tail, earlier))
+        })
+    }
+
+    /// The shown path above `message_id`: every message before it, first message first.
+    /// A message's ancestors never change, so this joins onto a tail read earlier.
+    pub fn messages_above(&self, message_id: &str) -> Result<Vec<StoredMessage>> {
+        self.read(|c| match conversation_of(c, message_id)?.1 {
+            Some(parent) => path_to(c, &parent),
             None => Ok(Vec::new()),
         })
     }

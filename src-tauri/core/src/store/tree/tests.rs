@@ -337,3 +337,61 @@ fn an_answer_asked_beside_the_shown_one_is_kept_as_a_version_without_moving_the_
     assert_eq!(shown[3].id, beside);
     assert_eq!(shown.last().unwrap().id, step);
 }
+
+#[test]
+fn a_long_path_is_read_from_its_end_back_to_a_question_and_the_rest_joins_above_it() {
+    let store = Store::open_in_memory().unwrap();
+    let (c, [_, _, q2, _]) = two_turns(&store);
+    let mut last = String::new();
+    for n in 3..=5 {
+        let q = store.append_user(&c, &format!("Q{n}")).unwrap().id;
+        last = answer(&store, &c, &q, &format!("A{n}"));
+    }
+    let texts_of = |messages: &[crate::store::StoredMessage]| -> Vec<String> {
+        messages.iter().map(|m| m.message.text()).collect()
+    };
+    let whole = texts(&store, &c);
+    assert_eq!(whole.len(), 10);
+
+    // Three from the end is an answer: the tail goes on back to its question.
+    let (tail, earlier) = store.messages_tail(&c, 3).unwrap();
+    assert_eq!(texts_of(&tail), ["Q4", "A4", "Q5", "A5"]);
+    assert_eq!(earlier, 6);
+    let above = store.messages_above(&tail[0].id).unwrap();
+    assert_eq!(
+        [texts_of(&above), texts_of(&tail)].concat(),
+        whole,
+        "the rest and the tail are the whole path, in order"
+    );
+    assert_eq!(tail.last().unwrap().id, last);
+
+    let (tail, earlier) = store.messages_tail(&c, 1).unwrap();
+    assert_eq!(
+        (texts_of(&tail), earlier),
+        (vec!["Q5".into(), "A5".into()], 8)
+    );
+    let (tail, earlier) = store.messages_tail(&c, 100).unwrap();
+    assert_eq!((texts_of(&tail), earlier), (whole.clone(), 0));
+    assert!(store.messages_above(&tail[0].id).unwrap().is_empty());
+
+    // Another version shown: the tail and the rest follow it.
+    let again = answer(&store, &c, &q2, "A2, again");
+    store.select_version(&again).unwrap();
+    let shown = texts(&store, &c);
+    assert_eq!(shown.last().unwrap(), "A2, again");
+    let (tail, earlier) = store.messages_tail(&c, 2).unwrap();
+    assert_eq!(
+        (texts_of(&tail), earlier),
+        (vec!["Q2".into(), "A2, again".into()], 2)
+    );
+    assert_eq!(tail[1].id, again);
+    let above = store.messages_above(&tail[0].id).unwrap();
+    assert_eq!([texts_of(&above), texts_of(&tail)].concat(), shown);
+
+    let empty = store
+        .create_conversation(NewConversation::default())
+        .unwrap()
+        .id;
+    assert_eq!(store.messages_tail(&empty, 40).unwrap().1, 0);
+    assert!(store.messages_tail("no-such-conversation", 40).is_err());
+}
