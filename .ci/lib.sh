@@ -115,3 +115,40 @@ headless() {
 headless_bounded() {
   NO_AT_BRIDGE=1 timeout --kill-after=20 900 "${HEADLESS[@]}" "$@"
 }
+
+# A test run's own Secret Service: writes, under DIR, a D-Bus session configuration whose
+# org.freedesktop.secrets is a gnome-keyring unlocked with a throwaway password, its files in
+# DIR, and prints the configuration's path. D-Bus starts it when something first asks, and
+# again, unlocked and holding what it held, whenever it stops: gnome-keyring has been seen to
+# abort mid-run (a GLib trap when a client leaves mid-call), and the system's own service
+# file would then start a locked keyring that answers no one. Its output goes to LOG.
+keyring_session() {
+  local dir="$1" log="$2"
+  mkdir -p "$dir/services" "$dir/data"
+  cat >"$dir/start-keyring" <<SCRIPT
+#!/bin/sh
+echo "--- started \$(date +%T)" >>"$log"
+echo -n test-password-not-real | XDG_DATA_HOME="$dir/data" exec gnome-keyring-daemon --unlock --foreground --components=secrets >>"$log" 2>&1
+SCRIPT
+  chmod +x "$dir/start-keyring"
+  printf '[D-BUS Service]\nName=org.freedesktop.secrets\nExec=%s\n' "$dir/start-keyring" \
+    >"$dir/services/org.freedesktop.secrets.service"
+  # Our services directory comes first, so it wins over the system's for the same name.
+  cat >"$dir/session.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <servicedir>$dir/services</servicedir>
+  <include>/usr/share/dbus-1/session.conf</include>
+</busconfig>
+CONF
+  echo "$dir/session.conf"
+}
+
+# headless_bounded with the Secret Service of keyring_session's configuration CONF.
+headless_keyring_bounded() {
+  local conf="$1"
+  shift
+  NO_AT_BRIDGE=1 timeout --kill-after=20 900 xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
+    dbus-run-session --config-file="$conf" -- "$@"
+}

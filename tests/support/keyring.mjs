@@ -1,12 +1,11 @@
 // A real Secret Service for end-to-end tests, holding none of Ponder's keys when a test file
 // starts and when it ends.
 //
-// The test script starts gnome-keyring (unlocked with a throwaway password, its files in a
-// temporary folder) in the D-Bus session before any app runs, and every file shares it: a
-// second daemon on the same bus cannot take the service's name, and one that stops hands the
-// name to whatever D-Bus starts next — a locked keyring that answers no one. So a file uses
-// the daemon that is up, clears Ponder's entries from it, and starts one of its own only when
-// none is up (a file run by hand under dbus-run-session).
+// The test script's D-Bus session starts gnome-keyring on demand, unlocked with a throwaway
+// password, its files in a temporary folder, and starts it again the same way if it stops
+// (.ci/lib.sh, keyring_session). A file run by hand under a plain dbus-run-session has no
+// such service: it starts a daemon of its own, since the system's service file would start a
+// locked keyring that answers no one.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -79,10 +78,10 @@ async function serviceAnswers() {
 export async function startKeyring(dataHome) {
   let daemon = null;
   let out = '';
-  if (process.env.PONDER_KEYRING_WATCHED === '1') {
-    // The test script keeps an unlocked daemon up and starts it again if it stops: wait for it
-    // rather than racing it with a second one.
-    await waitUntil(serviceAnswers, 'the Secret Service the test script keeps up to answer', 30000);
+  if (process.env.PONDER_KEYRING_PROVIDED === '1') {
+    // The test script's D-Bus session starts an unlocked daemon on demand, and again if it
+    // stops: asking is enough, and a second daemon of our own would only race it.
+    await waitUntil(serviceAnswers, 'the Secret Service of the test script’s session to answer', 30000);
   } else if (!(await serviceIsUp())) {
     daemon = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
       env: { ...process.env, XDG_DATA_HOME: dataHome },
