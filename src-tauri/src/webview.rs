@@ -8,6 +8,11 @@
 //! WebKit leaving compositing mid-load left WebDriver's screenshots hanging; the
 //! environment WebKit reads when the web view is made has it off from the start.
 //! `PONDER_WEBVIEW_COMPOSITING=1` turns compositing back on.
+//!
+//! `PONDER_WEBVIEW_CONSOLE=1` writes the page's console out (WebKit prints it on standard
+//! error, whatever its setting's name says): what the
+//! interface logged, for a bug report, and its start-up marks, which the benchmark reads
+//! from a launch without WebDriver (whose automation session slows the start it measures).
 
 /// Asks WebKit to draw without accelerated compositing, unless the user asked for it.
 /// Call first thing in `main`, before any other thread exists.
@@ -26,11 +31,15 @@ pub fn without_compositing_unless_asked() {
 pub fn tune(window: &tauri::WebviewWindow) {
     #[cfg(target_os = "linux")]
     {
-        let _ = window.with_webview(|webview| {
-            use webkit2gtk::{CacheModel, WebContextExt, WebViewExt};
+        let console = std::env::var_os("PONDER_WEBVIEW_CONSOLE").is_some_and(|v| v == "1");
+        let _ = window.with_webview(move |webview| {
+            use webkit2gtk::{CacheModel, SettingsExt, WebContextExt, WebViewExt};
             // One local page, never navigated away from: no back-forward or page cache.
             if let Some(context) = webview.inner().context() {
                 context.set_cache_model(CacheModel::DocumentViewer);
+            }
+            if console && let Some(settings) = webview.inner().settings() {
+                settings.set_enable_write_console_messages_to_stdout(true);
             }
         });
     }

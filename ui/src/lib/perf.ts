@@ -1,17 +1,23 @@
 // Marks that the benchmark (tests/bench) reads from the page. Each costs microseconds and
 // runs at most once per frame of stream events; nothing is kept unless a benchmark asks.
 
-/** Marks `name` at the first frame after now, once per page load (start-up figures). */
+/**
+ * Marks `name` at the first frame after now, once per page load (start-up figures), and
+ * says when on the console (`ponder:list-shown at 1764089123456.7`, ms since the epoch): a
+ * benchmark that launches the app without WebDriver reads it there.
+ */
 export function markOnce(name: string): void {
   if (typeof performance === 'undefined' || typeof requestAnimationFrame === 'undefined') return;
   if (performance.getEntriesByName(name).length > 0) return;
   requestAnimationFrame(() => {
-    if (performance.getEntriesByName(name).length === 0) performance.mark(name);
+    if (performance.getEntriesByName(name).length > 0) return;
+    const mark = performance.mark(name);
+    console.info(`${name} at ${(performance.timeOrigin + mark.startTime).toFixed(1)}`);
   });
 }
 
 /**
- * Marks a step of a user action (`ponder:open:read`, `ponder:open:rendered`) for the benchmark's
+ * Marks a step of a user action (`ponder:open:read`, `ponder:open:rendered`, `ponder:open:whole`) for the benchmark's
  * breakdown; the page keeps only the newest of each name.
  */
 export function markStep(name: string): void {
