@@ -29,6 +29,9 @@ const SIZE = SHORT ? { turns: 50, thoughtBytes: 14_000, longThoughtBytes: 200_00
 const RATE = 200;
 const STREAM_SECONDS = SHORT ? 2 : 10;
 const RUNS = SHORT ? 1 : 3;
+/** Launches for the start-up figures: one in a few starts takes ~500 ms longer (seen in a fresh
+ * D-Bus session), so the median is taken over more of them, and the slowest is printed too. */
+const START_RUNS = SHORT ? 1 : 7;
 
 const figure = (name, value, unit) => console.log(`bench: ${name} ${typeof value === 'number' ? Math.round(value * 10) / 10 : value}${unit ? ` ${unit}` : ''}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -317,7 +320,7 @@ async function expand(s, history) {
 async function launches(app, env) {
   const windows = [];
   const lists = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < START_RUNS; i++) {
     await waitFor(() => runningApps(app).length === 0, 'no app running', 15000);
     let listedAt = null;
     const wall0 = performance.timeOrigin + performance.now();
@@ -350,6 +353,7 @@ async function launches(app, env) {
   }
   figure('start_window_shown_ms', median(windows), 'ms');
   figure('start_list_shown_ms', median(lists), 'ms');
+  figure('start_list_shown_slowest_ms', Math.max(...lists), 'ms');
 }
 
 async function waitForMark(s, name) {
