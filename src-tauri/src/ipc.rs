@@ -306,20 +306,10 @@ pub struct VersionView {
 }
 
 impl ConversationView {
-    /// The conversation with the path it shows; `versions` names the other versions of the
+    /// The conversation with the path it shows (all of it, or its end with `earlier`
+    /// messages before it left to read); `versions` names the other versions of the
     /// messages that have them.
     pub fn new(
-        c: Conversation,
-        messages: &[StoredMessage],
-        versions: &std::collections::HashMap<String, Vec<String>>,
-        cost: Option<f64>,
-        prices: &Prices,
-    ) -> Self {
-        Self::with_earlier(c, messages, 0, versions, cost, prices)
-    }
-
-    /// The view of a path's end, `earlier` messages left to read.
-    pub fn with_earlier(
         c: Conversation,
         messages: &[StoredMessage],
         earlier: usize,

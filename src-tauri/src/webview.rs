@@ -10,9 +10,9 @@
 //! `PONDER_WEBVIEW_COMPOSITING=1` turns compositing back on.
 //!
 //! `PONDER_WEBVIEW_CONSOLE=1` writes the page's console out (WebKit prints it on standard
-//! error, whatever its setting's name says): what the
-//! interface logged, for a bug report, and its start-up marks, which the benchmark reads
-//! from a launch without WebDriver (whose automation session slows the start it measures).
+//! error, whatever its setting's name says): what the interface logged, for a bug report,
+//! and its start-up marks, which the benchmark reads from a launch without WebDriver (whose
+//! automation session slows the start it measures).
 
 /// Asks WebKit to draw without accelerated compositing, unless the user asked for it.
 /// Call first thing in `main`, before any other thread exists.

@@ -26,10 +26,7 @@ pub fn get_conversation(
     id: String,
     tail: Option<u32>,
 ) -> Result<ConversationView, IpcError> {
-    match tail {
-        None => view(&state, &id),
-        Some(count) => tail_view(&state, &id, count as usize),
-    }
+    read_view(&state, &id, tail.map(|count| count as usize))
 }
 
 /// The messages of the shown path above `message_id` (the first message of a tail read
@@ -47,23 +44,6 @@ pub fn earlier_messages(
         &messages,
         &versions,
         &state.prices(),
-    ))
-}
-
-fn tail_view(state: &AppState, id: &str, count: usize) -> Result<ConversationView, IpcError> {
-    let store = state.store()?;
-    let conversation = store.conversation(id)?;
-    let (messages, earlier) = store.messages_tail(id, count.max(1))?;
-    let versions = store.versions(id)?;
-    let prices = state.prices();
-    let cost = store.conversation_cost(id, &prices)?;
-    Ok(ConversationView::with_earlier(
-        conversation,
-        &messages,
-        earlier,
-        &versions,
-        cost,
-        &prices,
     ))
 }
 
@@ -174,15 +154,28 @@ pub fn search(
 }
 
 pub fn view(state: &AppState, id: &str) -> Result<ConversationView, IpcError> {
+    read_view(state, id, None)
+}
+
+/// The conversation with its whole shown path, or with the path's end only (`tail`).
+fn read_view(
+    state: &AppState,
+    id: &str,
+    tail: Option<usize>,
+) -> Result<ConversationView, IpcError> {
     let store = state.store()?;
     let conversation = store.conversation(id)?;
-    let messages = store.messages(id)?;
+    let (messages, earlier) = match tail {
+        None => (store.messages(id)?, 0),
+        Some(count) => store.messages_tail(id, count.max(1))?,
+    };
     let versions = store.versions(id)?;
     let prices = state.prices();
     let cost = store.conversation_cost(id, &prices)?;
     Ok(ConversationView::new(
         conversation,
         &messages,
+        earlier,
         &versions,
         cost,
         &prices,

@@ -184,12 +184,12 @@ impl EventFields {
             }
             b"event" => {
                 self.event_type.clear();
-                self.event_type.push_str(&String::from_utf8_lossy(value));
+                push_text(&mut self.event_type, value);
             }
             // An id with NUL is ignored by the spec so it cannot corrupt the Last-Event-ID header.
             b"id" if !value.contains(&0) => {
                 self.last_event_id.clear();
-                self.last_event_id.push_str(&String::from_utf8_lossy(value));
+                push_text(&mut self.last_event_id, value);
             }
             // `retry` only matters for reconnecting, which we do not do; other names are unknown.
             _ => {}

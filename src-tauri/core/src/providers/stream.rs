@@ -152,3 +152,44 @@ pub fn join_deltas(events: &mut Vec<ChatEvent>) {
     }
     *events = joined;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chat::ThoughtSource;
+    #[test]
+    fn deltas_that_arrived_together_are_joined_by_kind_in_order() {
+        let thinking = |t: &str| ChatEvent::ThinkingDelta { text: t.into() };
+        let text = |t: &str| ChatEvent::TextDelta { text: t.into() };
+        let mut events = vec![
+            ChatEvent::ThinkingStart {
+                source: ThoughtSource::Thinking,
+            },
+            thinking("a"),
+            thinking("b"),
+            thinking("c"),
+            ChatEvent::ThinkingEnd,
+            text("x"),
+            text("y"),
+            thinking("after"),
+            text("z"),
+        ];
+        join_deltas(&mut events);
+        assert_eq!(
+            events,
+            [
+                ChatEvent::ThinkingStart {
+                    source: ThoughtSource::Thinking
+                },
+                thinking("abc"),
+                ChatEvent::ThinkingEnd,
+                text("xy"),
+                thinking("after"),
+                text("z"),
+            ]
+        );
+        let mut one = vec![text("alone")];
+        join_deltas(&mut one);
+        assert_eq!(one, [text("alone")]);
+    }
+}

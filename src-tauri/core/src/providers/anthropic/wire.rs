@@ -144,11 +144,11 @@ pub enum StreamEvent<'a> {
 
 impl<'a> StreamEvent<'a> {
     /// Reads one event: a block delta as the API writes it by matching its fixed parts
-    /// (`hot`), anything else in a single pass of the JSON parser. Every event type's fields are read into one flat
-    /// struct and the `type` picks the variant after: serde's internally tagged enums would
-    /// first copy each event into a tree of its own to find the tag, which cost a sixth of
-    /// reading a long stream. Fields that only rare events have stay raw JSON until then, so
-    /// the struct a delta is read into stays small.
+    /// (`hot`), anything else in a single pass of the JSON parser. There every event type's
+    /// fields are read into one flat struct and the `type` picks the variant after: serde's
+    /// internally tagged enums would first copy each event into a tree of its own to find the
+    /// tag, which cost a sixth of reading a long stream. Fields that only rare events have
+    /// stay raw JSON until then, so the struct a delta is read into stays small.
     pub fn parse(data: &'a str) -> Result<Self, serde_json::Error> {
         match super::hot::delta(data) {
             Some(event) => Ok(event),
