@@ -2,8 +2,16 @@
 //!
 //! Each setting is its own key in the store so that a file written by an older or newer
 //! Ponder loses only the keys it cannot read, never the whole file.
+//!
+//! The plugin reads the file and holds its keys; Ponder writes it. The plugin's own save
+//! truncates the file before writing (a crash halfway empties the user's settings) and runs
+//! for every store when the app exits — which would write an empty object over a settings
+//! file that could not be read and is waiting for the user's choice. So the store is built
+//! with a serializer that refuses, and `save` replaces the file whole with
+//! `ponder_core::atomic_file`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ponder_core::mcp::ServerConfig;
 use ponder_core::reasoning::settings::Profiles;
@@ -11,7 +19,7 @@ use ponder_core::reasoning::{Catalog, Choice, CustomProvider, Overrides};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
-use tauri_plugin_store::StoreExt;
+use tauri_plugin_store::{Store, StoreExt};
 
 use crate::error::IpcError;
 use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
@@ -170,8 +178,24 @@ const KEYS: [&str; 17] = [
 ];
 
 pub fn load<R: Runtime>(app: &AppHandle<R>) -> Result<Settings, IpcError> {
-    let store = app.store(app.state::<AppState>().paths.settings())?;
+    let store = store(app)?;
     Ok(from_stored(|key| store.get(key)))
+}
+
+/// The settings' store, the same one every time (the plugin keeps it once built).
+fn store<R: Runtime>(app: &AppHandle<R>) -> Result<Arc<Store<R>>, IpcError> {
+    Ok(app
+        .store_builder(app.state::<AppState>().paths.settings())
+        .serialize(never_by_the_plugin)
+        .disable_auto_save()
+        .build()?)
+}
+
+/// The plugin's save (on exit, or if anything asked it) fails here and writes nothing.
+fn never_by_the_plugin(
+    _: &HashMap<String, Value>,
+) -> Result<Vec<u8>, Box<dyn std::error::Error + Send + Sync>> {
+    Err("the settings file is written by Ponder, whole (settings::save)".into())
 }
 
 /// Settings from what the file holds under each key: each key is taken only if it reads as
@@ -284,18 +308,38 @@ fn save<R: Runtime>(
             ),
         ));
     }
-    let store = app.store(app.state::<AppState>().paths.settings())?;
+    // One save at a time: the file written last holds the keys set last.
+    static SAVING: Mutex<()> = Mutex::new(());
+    let _saving = SAVING.lock().unwrap_or_else(PoisonError::into_inner);
+    let store = store(app)?;
     let value = serde_json::to_value(settings).unwrap_or_default();
     for key in keys {
         store.set(*key, value[*key].clone());
     }
-    store.save()?;
-    Ok(())
+    // Sorted, so that the file reads the same from one save to the next.
+    let entries: BTreeMap<String, Value> = store.entries().into_iter().collect();
+    let bytes = serde_json::to_vec_pretty(&entries).unwrap_or_default();
+    let path = app.state::<AppState>().paths.settings();
+    let written = match path.parent() {
+        Some(dir) => std::fs::create_dir_all(dir),
+        None => Ok(()),
+    };
+    written
+        .and_then(|()| ponder_core::atomic_file::write(&path, &bytes))
+        .map_err(|e| {
+            IpcError::new(
+                crate::error::IpcErrorCode::Storage,
+                format!(
+                    "Your settings could not be saved to {}: {e}",
+                    path.display()
+                ),
+            )
+        })
 }
 
 /// After the settings file was fixed by hand or moved aside: read it afresh.
 pub fn reload<R: Runtime>(app: &AppHandle<R>) -> Result<(), IpcError> {
-    let store = app.store(app.state::<AppState>().paths.settings())?;
+    let store = store(app)?;
     // Not `clear()`: that saves, and would write an empty file over the user's.
     if app.state::<AppState>().paths.settings().exists() {
         store.reload_ignore_defaults()?;

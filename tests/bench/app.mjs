@@ -37,6 +37,8 @@ const figure = (name, value, unit) => console.log(`bench: ${name} ${typeof value
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** What the bench is doing, said if it hangs. */
+let stage = 'building the history';
 
 // ---- memory --------------------------------------------------------------------------------
 
@@ -220,13 +222,16 @@ async function main() {
   const tokens = RATE * STREAM_SECONDS;
   const streamFile = join(dataHome, 'stream.sse');
   writeFileSync(streamFile, anthropicStream({ thinking: Math.round(tokens * 0.6), text: tokens - Math.round(tokens * 0.6) }));
+  stage = 'starting the mock provider';
   const mock = await startMockProvider(streamFile, { chunkSize: deltaBytes(), delayMs: Math.round(1000 / RATE) });
   writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: mock.url } } }));
 
   const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real' };
   const app = appBinary();
   try {
+    stage = 'launching the app directly';
     await launches(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });
+    stage = 'starting WebDriver';
     const driver = await startDriver({ env });
     try {
       // Start-up under WebDriver (its automation session adds to it), then idle memory.
@@ -245,6 +250,7 @@ async function main() {
       const idle = memory(pid);
       reportMemory('memory_idle', idle);
 
+      stage = 'opening the long thread';
       const open = await s.execute(OPEN, [LONG_TITLE, history.lastId]);
       if (open.error) throw new Error(open.error);
       figure('open_long_thread_ms', open.ms, 'ms');
@@ -264,10 +270,14 @@ async function main() {
       figure('open_long_thread_again_ms', again.ms, 'ms');
       await sleep(1000);
 
+      stage = 'scrolling';
       if (want('scroll')) await scroll(s);
+      stage = 'streaming an answer';
       if (want('stream')) await streamInto(s);
+      stage = 'expanding a long thought';
       if (want('expand')) await expand(s, history);
 
+      stage = 'memory after the long thread';
       // Back to a new chat: what the long thread left behind.
       await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
       await sleep(3000);
@@ -326,6 +336,11 @@ async function launches(app, env) {
     const wall0 = performance.timeOrigin + performance.now();
     const t0 = performance.now();
     const child = spawn(app, [], { env: { ...env, PONDER_WEBVIEW_CONSOLE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Kept from the start: an app that ends early must not leave the bench waiting for an exit
+    // that has already happened.
+    let exited = null;
+    const exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exited = { code, signal }))));
+    child.on('error', (err) => (exited = { error: err.message }));
     let out = '';
     // WebKit writes the console to standard error (its setting says "stdout"); either is read.
     const read = (chunk) => {
@@ -337,16 +352,24 @@ async function launches(app, env) {
     child.stderr.on('data', read);
     // Asked every few ms (xdotool's own --sync waits half a second between looks).
     let shown = false;
-    while (!shown && performance.now() - t0 < 30000) {
-      shown = spawnSync('xdotool', ['search', '--onlyvisible', '--name', '^Ponder$'], { stdio: 'ignore' }).status === 0;
+    while (!shown && exited === null && performance.now() - t0 < 30000) {
+      shown = spawnSync('xdotool', ['search', '--onlyvisible', '--name', '^Ponder$'], { stdio: 'ignore', timeout: 5000 }).status === 0;
       if (!shown) await sleep(5);
     }
     windows.push(performance.now() - t0);
-    await waitFor(() => listedAt !== null, 'the list shown on the console', 30000).catch(() => {});
-    child.kill('SIGTERM');
-    await new Promise((r) => child.on('exit', r));
-    if (!shown) throw new Error('the window never showed');
-    if (listedAt === null) throw new Error(`the list never showed; the app wrote: ${out.slice(-500)}`);
+    await waitFor(() => listedAt !== null || exited !== null, 'the list shown on the console', 30000).catch(() => {});
+    const early = exited;
+    if (!early) child.kill('SIGTERM');
+    const ended = await Promise.race([exit, sleep(10000).then(() => null)]);
+    if (!ended) {
+      console.error('bench: the app did not quit within 10 s of SIGTERM; killed');
+      child.kill('SIGKILL');
+      await exit;
+    }
+    const wrote = `the app wrote: ${out.slice(-2000)}`;
+    if (early) throw new Error(`the app ended by itself before its list showed (${JSON.stringify(early)}); ${wrote}`);
+    if (!shown) throw new Error(`the window never showed; ${wrote}`);
+    if (listedAt === null) throw new Error(`the list never showed; ${wrote}`);
     lists.push(listedAt - wall0);
     // The single-instance name and the web processes go a moment after.
     await sleep(1000);
@@ -384,6 +407,14 @@ async function streamInto(s) {
   figure('stream_paint_latency_median_ms', latency.length ? median(latency) : NaN, 'ms');
   figure('stream_paint_latency_p99_ms', latency.length ? percentile(latency, 99) : NaN, 'ms');
 }
+
+// Whatever hangs, the bench says where before the script's own time limit ends it silently.
+// (./.ci/bench's limit for the whole run is 15 minutes.)
+const WATCHDOG_MS = (SHORT ? 10 : 14.5) * 60_000;
+setTimeout(() => {
+  console.error(`bench: failed: still at "${stage}" after ${WATCHDOG_MS / 60_000} minutes`);
+  process.exit(1);
+}, WATCHDOG_MS).unref();
 
 main().catch((err) => {
   console.error(`bench: failed: ${err.stack ?? err}`);

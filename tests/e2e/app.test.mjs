@@ -2,9 +2,9 @@
 // the shell renders, the status line carries what came over IPC, the theme is saved
 // in the settings store and survives a restart, and the CSP is in force.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { startDriver, waitFor, workspaceVersion } from '../support/app.mjs';
@@ -71,8 +71,8 @@ describe('the installed-style app through WebDriver', () => {
     await withApp(async (s) => {
       await s.click(await s.find('[data-testid="theme-dark"]'));
       const settingsFile = join(xdgDataHome, IDENTIFIER, 'settings.json');
-      await waitFor(() => existsSync(settingsFile), 'settings.json is written');
-      assert.equal(JSON.parse(readFileSync(settingsFile, 'utf8')).theme, 'dark');
+      await waitFor(() => existsSync(settingsFile) && JSON.parse(readFileSync(settingsFile, 'utf8')).theme === 'dark', 'settings.json is written');
+      assert.deepEqual(readdirSync(dirname(settingsFile)).filter((f) => f.startsWith('settings.json')), ['settings.json'], 'no half-written file left');
       // Forget the webview's own copy, so the restart must get the theme from the store.
       await s.execute('localStorage.clear(); return null;');
     });

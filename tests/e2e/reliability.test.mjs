@@ -191,6 +191,24 @@ describe('files Ponder cannot read', () => {
     assert.equal(readFileSync(join(dir, kept[0]), 'utf8'), garbage, 'byte for byte');
   });
 
+  it('a malformed settings file left unresolved is still there, byte for byte, after quitting', async () => {
+    const broken = '{"theme": "dark", "mcpServers": [{"name": "notes"\n';
+    const { dir, driver } = await appWith({ 'settings.json': broken });
+    await session(
+      driver,
+      async (s) => {
+        assert.match(await textOf(s, '[data-testid="problem-settings"]'), /not valid JSON/);
+        // Quit as the desktop session does (SIGTERM), without choosing what to do with it.
+        const [pid] = runningApps(appBinary());
+        process.kill(pid, 'SIGTERM');
+        await waitFor(() => processGone(pid), 'the app quits', 15000);
+      },
+      '[data-testid="problem-settings"]',
+    );
+    assert.equal(readFileSync(join(dir, 'settings.json'), 'utf8'), broken, 'untouched after quitting');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('settings.json')), ['settings.json'], 'nothing written beside it');
+  });
+
   it('a malformed settings file is shown and never written over', async () => {
     const broken = '{"theme": "dark", "providers": {"anthropic": {"baseUrl": "https://proxy.example"}}\n';
     const { dir, driver } = await appWith({ 'settings.json': broken });

@@ -2,6 +2,7 @@
 //! with no dependency on Tauri so that the CLI and the tests share it with the app.
 
 pub mod about;
+pub mod atomic_file;
 pub mod chat;
 pub mod compare;
 pub mod draft;

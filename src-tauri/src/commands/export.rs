@@ -85,7 +85,8 @@ pub async fn export_conversation(
             format!("cannot save there: {e}"),
         )
     })?;
-    std::fs::write(&path, content).map_err(|e| {
+    // Whole or not at all: writing over an earlier export never leaves it cut.
+    ponder_core::atomic_file::write(&path, content.as_bytes()).map_err(|e| {
         IpcError::new(
             IpcErrorCode::Storage,
             format!("cannot write {}: {e}", path.display()),
