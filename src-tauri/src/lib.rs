@@ -5,6 +5,7 @@ mod error;
 mod ipc;
 #[cfg(test)]
 mod ipc_types;
+mod memory;
 mod quit;
 mod settings;
 mod state;

@@ -338,6 +338,8 @@ fn start(
         for event in lock(&batch).drain() {
             let _ = on_event.send(event);
         }
+        // The request carried the whole history (thoughts and all), now freed.
+        crate::memory::give_back_soon();
         let terminal = match result {
             Ok((message_id, outcome)) => {
                 let message = store

@@ -26,7 +26,9 @@ pub fn get_conversation(
     id: String,
     tail: Option<u32>,
 ) -> Result<ConversationView, IpcError> {
-    read_view(&state, &id, tail.map(|count| count as usize))
+    let view = read_view(&state, &id, tail.map(|count| count as usize));
+    crate::memory::give_back_soon();
+    view
 }
 
 /// The messages of the shown path above `message_id` (the first message of a tail read
@@ -40,6 +42,7 @@ pub fn earlier_messages(
     let conversation = store.message(&message_id)?.conversation_id;
     let messages = store.messages_above(&message_id)?;
     let versions = store.versions(&conversation)?;
+    crate::memory::give_back_soon();
     Ok(MessageView::with_versions(
         &messages,
         &versions,

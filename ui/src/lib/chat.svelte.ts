@@ -2,7 +2,7 @@
 // chosen for it, the composer's text and slash commands, and sending. The other concerns
 // live beside it — settings, the catalog of models, the conversation list, the runs — and
 // this class only ties them together for one conversation.
-import { tick } from 'svelte';
+import { tick, untrack } from 'svelte';
 
 import type { CatalogState } from './catalog.svelte';
 import { describeSetting, messageFromText, parseCommand, settingSentence } from './commands';
@@ -152,8 +152,18 @@ export class ChatSession {
   }
 
   get items(): ThreadItem[] {
-    return threadItems(this.shown, this.run, this.notes[this.key] ?? []);
+    return this.rows;
   }
+
+  /** The streaming answer's id: it changes when a run starts or ends, not with each batch. */
+  private readonly liveId = $derived(this.run?.message.id ?? null);
+  /** Made again when the messages, the notes or the running answer change; a batch of tokens
+   * changes only the live row (Thread reads the run for it), so a long thread's thousands
+   * of rows are not rebuilt, measured and windowed again every frame of a stream. */
+  private readonly rows = $derived.by(() => {
+    const live = this.liveId === null ? null : untrack(() => this.run?.message ?? null);
+    return threadItems(this.shown, live, this.notes[this.key] ?? []);
+  });
 
   // ---- loading ----
 

@@ -5,7 +5,7 @@ import type { MessageView } from './types';
 
 function message(role: 'user' | 'assistant', parts: MessageView['parts']): ThreadItem {
   const m = { id: `${role}-${Math.random()}`, role, parts } as unknown as MessageView;
-  return { kind: 'message', key: m.id, message: m, run: null };
+  return { kind: 'message', key: m.id, message: m, live: false };
 }
 
 const paragraph = (chars: number) => 'w'.repeat(chars);

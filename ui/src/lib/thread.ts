@@ -1,6 +1,5 @@
 // What the thread shows, in order: the stored messages (each tool loop already joined into
 // one answer), the answer streaming now, and the notes Ponder put between them.
-import type { LiveRun } from './stream';
 import type { IpcErrorView, MessageView } from './types';
 
 export interface Note {
@@ -22,17 +21,20 @@ export type NoteAction =
   | { kind: 'undoDelete'; messageId: string }
   | { kind: 'compare'; messageId: string };
 
+/** A row of the thread. The streaming answer's row is `live`: its `message` is the answer as
+ * it was when the row was made (for the height estimate), and the row reads the run itself,
+ * so a batch of tokens redraws that row alone instead of making the thread's rows again. */
 export type ThreadItem =
-  | { kind: 'message'; key: string; message: MessageView; run: LiveRun | null }
+  | { kind: 'message'; key: string; message: MessageView; live: boolean }
   | { kind: 'note'; key: string; note: Note };
 
 /** The thread's items: each note follows the message it was written after, and one whose
- * message is gone (another version shown) goes to the end. */
-export function threadItems(shown: MessageView[], run: LiveRun | null, notes: Note[]): ThreadItem[] {
-  const list = run ? shown.filter((m) => m.id !== run.message.id) : shown;
+ * message is gone (another version shown) goes to the end. `live` is the streaming answer. */
+export function threadItems(shown: MessageView[], live: MessageView | null, notes: Note[]): ThreadItem[] {
+  const list = live ? shown.filter((m) => m.id !== live.id) : shown;
   const byAfter = new Map<string | null, Note[]>();
   const ids = new Set(list.map((m) => m.id));
-  if (run) ids.add(run.message.id);
+  if (live) ids.add(live.id);
   for (const note of notes) {
     const after = note.after === null || ids.has(note.after) ? note.after : '\u0000end';
     byAfter.set(after, [...(byAfter.get(after) ?? []), note]);
@@ -43,12 +45,12 @@ export function threadItems(shown: MessageView[], run: LiveRun | null, notes: No
   };
   pushNotes(null);
   for (const message of list) {
-    out.push({ kind: 'message', key: message.id, message, run: null });
+    out.push({ kind: 'message', key: message.id, message, live: false });
     pushNotes(message.id);
   }
-  if (run) {
-    out.push({ kind: 'message', key: run.message.id, message: run.message, run });
-    pushNotes(run.message.id);
+  if (live) {
+    out.push({ kind: 'message', key: live.id, message: live, live: true });
+    pushNotes(live.id);
   }
   pushNotes('\u0000end');
   return out;
