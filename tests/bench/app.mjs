@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { binary } from './binaries.mjs';
 import { benchHistory, LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
@@ -228,6 +229,10 @@ async function main() {
 
   const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real' };
   const app = appBinary();
+  // The Secret Service answers before the app asks it anything, as in the tests (the app
+  // itself never waits on a keyring that is still starting).
+  stage = 'waiting for the Secret Service';
+  const keyring = await startKeyring(dataHome);
   try {
     stage = 'launching the app directly';
     await launches(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });
@@ -289,6 +294,7 @@ async function main() {
       await driver.stop();
     }
   } finally {
+    await keyring.stop();
     mock.stop();
     rmSync(dataHome, { recursive: true, force: true });
   }
