@@ -206,7 +206,7 @@ describe('files Ponder cannot read', () => {
       '[data-testid="problem-settings"]',
     );
     assert.equal(readFileSync(join(dir, 'settings.json'), 'utf8'), broken, 'untouched after quitting');
-    assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('settings.json')), ['settings.json'], 'nothing written beside it');
+    assert.deepEqual(readdirSync(dir).filter((f) => f.includes('settings.json')), ['settings.json'], 'nothing written beside it');
   });
 
   it('a malformed settings file is shown and never written over', async () => {
