@@ -2,6 +2,7 @@
 
 mod commands;
 mod error;
+mod indexing;
 mod ipc;
 #[cfg(test)]
 mod ipc_types;
@@ -36,6 +37,10 @@ pub fn run() {
             {
                 let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
                 let _ = store.purge_thoughts(before);
+            }
+            // Answers the command line finished since the app last ran.
+            if let Ok(store) = state.store() {
+                indexing::index_soon(store);
             }
             if let Ok(settings) = settings::load(app.handle()) {
                 commands::mcp::configure(app.handle(), &settings.mcp_servers);

@@ -340,6 +340,7 @@ fn start(
         }
         // The request carried the whole history (thoughts and all), now freed.
         crate::memory::give_back_soon();
+        crate::indexing::index_soon(store.clone());
         let terminal = match result {
             Ok((message_id, outcome)) => {
                 let message = store

@@ -155,7 +155,7 @@ fn insert_message_tx(
         .message
         .replay
         .as_ref()
-        .map(serde_json::to_string)
+        .map(|r| super::replay_codec::encode(r, &m.message.parts))
         .transpose()?;
     let stop = m.stop.as_ref().map(serde_json::to_string).transpose()?;
     let thinking_ms = m

@@ -158,11 +158,10 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
 pub(super) fn decode(raw: Raw) -> Result<StoredMessage> {
     let mut stored = raw.stored;
     stored.message.parts = serde_json::from_str(&raw.parts)?;
-    stored.message.replay = raw
-        .replay
-        .as_deref()
-        .map(serde_json::from_str)
-        .transpose()?;
+    stored.message.replay = match raw.replay.as_deref() {
+        Some(json) => super::replay_codec::decode(json, &stored.message.parts)?,
+        None => None,
+    };
     stored.stop = raw.stop.as_deref().map(serde_json::from_str).transpose()?;
     // Notes are a courtesy: lines that do not read are not worth losing the message over.
     stored.notes = serde_json::from_str(&raw.notes).unwrap_or_default();
@@ -440,7 +439,7 @@ impl Store {
         let replay = record
             .replay
             .as_ref()
-            .map(serde_json::to_string)
+            .map(|r| super::replay_codec::encode(r, &record.parts))
             .transpose()?;
         let stop = record
             .stop

@@ -13,11 +13,14 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0005_message_tree.sql")),
         M::up(include_str!("../../migrations/0006_first_token.sql")),
         M::up(include_str!("../../migrations/0007_search_and_open.sql")),
+        M::up(include_str!(
+            "../../migrations/0008_search_when_finished.sql"
+        )),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 7;
+pub const LATEST_VERSION: i64 = 8;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -8,6 +8,7 @@ mod messages;
 mod migrations;
 mod owner;
 mod purge;
+mod replay_codec;
 mod search;
 mod tree;
 mod usage;

@@ -1,6 +1,6 @@
 //! Full-text search over visible text, with or without thoughts.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
 use super::{Result, Store};
@@ -39,6 +39,7 @@ impl Store {
         let Some(words) = SearchWords::parse(query) else {
             return Ok(Vec::new());
         };
+        self.index_pending()?;
         let mut hits = self.search_expr(&words.exact(), scope, limit, &[])?;
         if hits.len() < limit
             && let Some(prefixes) = words.prefixes()
@@ -48,6 +49,45 @@ impl Store {
             hits.extend(more);
         }
         Ok(hits)
+    }
+
+    /// Adds the messages that changed since they were indexed, and are no longer streaming,
+    /// to the search index; returns how many. Each is its own transaction, so a long thought
+    /// holds the history for its own indexing only. Searching does this first; the app also
+    /// does it in the background when a turn ends, so the search after it finds nothing to do.
+    pub fn index_pending(&self) -> Result<usize> {
+        let mut indexed = 0;
+        loop {
+            let done = self.write(|tx| {
+                let next: Option<i64> = tx
+                    .query_row(
+                        "SELECT p.message_rowid FROM search_pending p
+                           JOIN messages m ON m.rowid = p.message_rowid
+                          WHERE m.status <> 'streaming'
+                          LIMIT 1",
+                        [],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                let Some(rowid) = next else {
+                    return Ok(true);
+                };
+                tx.execute(
+                    "INSERT INTO message_search (rowid, text, thoughts)
+                     SELECT rowid, text, thoughts FROM messages WHERE rowid = ?1",
+                    [rowid],
+                )?;
+                tx.execute(
+                    "DELETE FROM search_pending WHERE message_rowid = ?1",
+                    [rowid],
+                )?;
+                Ok(false)
+            })?;
+            if done {
+                return Ok(indexed);
+            }
+            indexed += 1;
+        }
     }
 
     /// The newest `limit` messages matching the FTS5 expression `expr`, leaving out `skip`.

@@ -268,6 +268,118 @@ fn search_gives_whole_words_first_then_word_starts_newest_first_and_not_deleted_
     );
 }
 
+/// FTS5's own check that the index holds exactly what the messages hold.
+fn index_matches_messages(store: &Store) -> bool {
+    store
+        .read(|c| {
+            Ok(c.execute(
+                "INSERT INTO message_search (message_search, rank) VALUES ('integrity-check', 1)",
+                [],
+            ))
+        })
+        .unwrap()
+        .is_ok()
+}
+
+fn pending(store: &Store) -> i64 {
+    store
+        .read(|c| Ok(c.query_row("SELECT count(*) FROM search_pending", [], |r| r.get(0))?))
+        .unwrap()
+}
+
+#[test]
+fn an_answer_is_indexed_once_it_is_finished_and_search_never_misses_it() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "Index");
+    let asked = store.append_user(&c.id, "what of herons").unwrap();
+    let id = store
+        .start_assistant(&c.id, &asked.id, &origin(), Choice::HIGH)
+        .unwrap();
+    assert!(
+        index_matches_messages(&store),
+        "new rows are indexed at once"
+    );
+    store
+        .flush_assistant(&id, &[thought("wading egrets"), answer("Herons")])
+        .unwrap();
+    store
+        .flush_assistant(
+            &id,
+            &[
+                thought("wading egrets and bitterns"),
+                answer("Herons wait."),
+            ],
+        )
+        .unwrap();
+    // Streaming: left out of the index until it ends, however often it is written.
+    assert_eq!(pending(&store), 1);
+    assert_eq!(store.index_pending().unwrap(), 0);
+    assert!(
+        store
+            .search("bitterns", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+    store
+        .finish_assistant(
+            &id,
+            &TurnRecord {
+                status: MessageStatus::Complete,
+                parts: vec![
+                    thought("wading egrets and bitterns, patiently"),
+                    answer("Herons wait still."),
+                ],
+                replay: None,
+                usage: Usage::default(),
+                stop: None,
+                error_code: None,
+                error_message: None,
+            },
+        )
+        .unwrap();
+    assert_eq!(pending(&store), 1, "finishing does not index");
+    assert!(!index_matches_messages(&store));
+    // A search indexes what is waiting first.
+    let hits = store
+        .search("patiently", SearchScope::TextAndThoughts, 10)
+        .unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(pending(&store), 0);
+    assert!(index_matches_messages(&store));
+    assert!(store.search("still", SearchScope::Text, 10).unwrap().len() == 1);
+
+    // An indexed row that changes leaves the index with what it held, and comes back.
+    let (changed, _) = store.purge_thoughts(now_ms() + 1000).unwrap();
+    assert_eq!(changed, 1);
+    assert_eq!(pending(&store), 1);
+    assert_eq!(store.index_pending().unwrap(), 1);
+    assert!(index_matches_messages(&store));
+    assert!(
+        store
+            .search("patiently", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+
+    // Rows deleted while waiting, and rows deleted once indexed, both leave no trace.
+    let waiting = complete_turn(&store, &c.id, "q2", "cormorants dive", "Deep.");
+    assert_eq!(pending(&store), 1);
+    let indexed = complete_turn(&store, &c.id, "q3", "gannets plunge", "Fast.");
+    assert_eq!(store.index_pending().unwrap(), 2);
+    let again = complete_turn(&store, &c.id, "q4", "shags", "Also.");
+    assert_eq!(pending(&store), 1);
+    store.delete_conversation(&c.id).unwrap();
+    let _ = (waiting, indexed, again);
+    assert_eq!(pending(&store), 0);
+    assert!(index_matches_messages(&store));
+    assert!(
+        store
+            .search("gannets", SearchScope::TextAndThoughts, 10)
+            .unwrap()
+            .is_empty()
+    );
+}
+
 #[test]
 fn purging_old_thoughts_drops_text_signatures_and_replay() {
     let store = Store::open_in_memory().unwrap();
