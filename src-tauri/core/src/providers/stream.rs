@@ -133,6 +133,28 @@ impl StreamDecoder {
     }
 }
 
+/// Adds thinking text to `out`, joined to a thinking delta just before it. A chunk of a fast
+/// stream holds hundreds of deltas; joined as they are read, they cost one allocation per
+/// chunk instead of one each (what [`join_deltas`] would do afterwards, without the copies).
+pub fn push_thinking(out: &mut Vec<ChatEvent>, text: &str) {
+    match out.last_mut() {
+        Some(ChatEvent::ThinkingDelta { text: last }) => last.push_str(text),
+        _ => out.push(ChatEvent::ThinkingDelta {
+            text: text.to_owned(),
+        }),
+    }
+}
+
+/// [`push_thinking`] for the answer's text.
+pub fn push_text(out: &mut Vec<ChatEvent>, text: &str) {
+    match out.last_mut() {
+        Some(ChatEvent::TextDelta { text: last }) => last.push_str(text),
+        _ => out.push(ChatEvent::TextDelta {
+            text: text.to_owned(),
+        }),
+    }
+}
+
 /// Joins each thinking or text delta to one of the same kind just before it. A chunk of a
 /// fast stream holds hundreds of deltas that arrived together; joined, the draft, the store's
 /// saves and whoever follows the turn (the window, the terminal) work per chunk, not per token.
@@ -186,6 +208,29 @@ mod tests {
                 text("xy"),
                 thinking("after"),
                 text("z"),
+            ]
+        );
+        let mut pushed = vec![ChatEvent::ThinkingEnd];
+        for (think, t) in [
+            (true, "a"),
+            (true, "b"),
+            (false, "x"),
+            (false, "y"),
+            (true, "c"),
+        ] {
+            if think {
+                push_thinking(&mut pushed, t);
+            } else {
+                push_text(&mut pushed, t);
+            }
+        }
+        assert_eq!(
+            pushed,
+            [
+                ChatEvent::ThinkingEnd,
+                thinking("ab"),
+                text("xy"),
+                thinking("c")
             ]
         );
         let mut one = vec![text("alone")];

@@ -5,6 +5,7 @@ use serde_json::{Map, Value, json};
 use super::wire::{Delta, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
+use crate::providers::stream::{push_text, push_thinking};
 
 /// A content block as it accumulates, kept in the provider's own shape for replay.
 #[derive(Debug)]
@@ -185,9 +186,7 @@ impl EventMapper {
         match delta {
             Delta::ThinkingDelta(thinking) => {
                 block.thinking.get_or_insert_default().push_str(&thinking);
-                out.push(ChatEvent::ThinkingDelta {
-                    text: thinking.into_owned(),
-                });
+                push_thinking(out, &thinking);
             }
             Delta::SignatureDelta(signature) => {
                 // Assigned, not appended: the signature arrives whole before the block stops.
@@ -199,9 +198,7 @@ impl EventMapper {
             }
             Delta::TextDelta(text) => {
                 block.text.get_or_insert_default().push_str(&text);
-                out.push(ChatEvent::TextDelta {
-                    text: text.into_owned(),
-                });
+                push_text(out, &text);
             }
             Delta::InputJsonDelta(partial_json) => block.partial_json.push_str(&partial_json),
             Delta::Other => {}

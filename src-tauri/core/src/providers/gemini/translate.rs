@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use super::wire::{Chunk, UsageMetadata};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
+use crate::providers::stream::{push_text, push_thinking};
 
 #[derive(Debug)]
 pub struct EventMapper {
@@ -96,9 +97,7 @@ impl EventMapper {
                 });
             }
             if !text.is_empty() {
-                out.push(ChatEvent::ThinkingDelta {
-                    text: text.to_owned(),
-                });
+                push_thinking(out, text);
             }
             if let Some(signature) = signature {
                 out.push(ChatEvent::ThinkingData {
@@ -127,9 +126,7 @@ impl EventMapper {
             }));
         } else if !text.is_empty() {
             self.close_thinking(out);
-            out.push(ChatEvent::TextDelta {
-                text: text.to_owned(),
-            });
+            push_text(out, text);
         }
         self.keep(part);
     }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
+use crate::providers::stream::{push_text, push_thinking};
 
 #[derive(Debug, Deserialize)]
 struct Line {
@@ -103,11 +104,11 @@ impl EventMapper {
                 });
             }
             self.thinking.push_str(&thinking);
-            out.push(ChatEvent::ThinkingDelta { text: thinking });
+            push_thinking(out, &thinking);
         }
         if let Some(text) = text.filter(|t| !t.is_empty()) {
             self.content.push_str(&text);
-            out.push(ChatEvent::TextDelta { text });
+            push_text(out, &text);
         }
         for call in calls {
             let function = &call["function"];

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use super::wire::{Chunk, Content, ContentPart, Delta, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
+use crate::providers::stream::{push_text, push_thinking};
 use crate::reasoning::think_tags::{Segment, ThinkSplitter};
 
 /// More tool calls than any model makes in one answer; the index of a call comes from the
@@ -222,7 +223,7 @@ impl EventMapper {
             out.push(ChatEvent::ThinkingStart { source });
         }
         self.reasoning.push_str(&text);
-        out.push(ChatEvent::ThinkingDelta { text });
+        push_thinking(out, &text);
     }
 
     fn content_text(&mut self, text: &str, out: &mut Vec<ChatEvent>) {
@@ -231,9 +232,7 @@ impl EventMapper {
         }
         self.content.push_str(text);
         match &mut self.splitter {
-            None => out.push(ChatEvent::TextDelta {
-                text: text.to_owned(),
-            }),
+            None => push_text(out, text),
             Some(splitter) => {
                 splitter.push(text, &mut self.segments);
                 self.emit_segments(out);
@@ -245,7 +244,7 @@ impl EventMapper {
         for segment in std::mem::take(&mut self.segments) {
             match segment {
                 Segment::Reasoning(text) => self.think(ThoughtSource::ThinkTag, text, out),
-                Segment::Content(text) => out.push(ChatEvent::TextDelta { text }),
+                Segment::Content(text) => push_text(out, &text),
             }
         }
     }

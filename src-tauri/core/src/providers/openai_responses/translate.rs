@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::wire::{ResponseTail, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
+use crate::providers::stream::{push_text, push_thinking};
 
 #[derive(Debug)]
 pub struct EventMapper {
@@ -71,10 +72,10 @@ impl EventMapper {
                 if !self.in_reasoning {
                     self.start_reasoning(out);
                 }
-                out.push(ChatEvent::ThinkingDelta { text: delta });
+                push_thinking(out, &delta);
             }
             StreamEvent::TextDelta { delta } | StreamEvent::RefusalDelta { delta } => {
-                out.push(ChatEvent::TextDelta { text: delta });
+                push_text(out, &delta);
             }
             StreamEvent::ItemDone { item } => self.item_done(item, out),
             StreamEvent::Completed { response } | StreamEvent::Incomplete { response } => {
