@@ -5,7 +5,6 @@
 use rusqlite::{Transaction, params};
 use serde::{Deserialize, Serialize};
 
-use super::messages::texts;
 use super::{Conversation, MessageStatus, StoreError, StoredMessage};
 
 /// A conversation with all its messages, in seq order: one entry of a backup.
@@ -144,7 +143,7 @@ fn insert_message_tx(
     m: &StoredMessage,
     parent: Option<&str>,
 ) -> Result<(), InsertError> {
-    let (text, thoughts) = texts(&m.message.parts);
+    let columns = super::parts_codec::encode(&m.message.parts)?;
     let role = m.message.role.as_str();
     let status = match m.status {
         MessageStatus::Streaming => MessageStatus::Interrupted,
@@ -174,9 +173,9 @@ fn insert_message_tx(
             m.seq,
             role,
             status.as_str(),
-            text,
-            thoughts,
-            serde_json::to_string(&m.message.parts)?,
+            columns.text,
+            columns.thoughts,
+            columns.parts,
             replay,
             origin.map(|o| o.provider.as_str()),
             origin.map(|o| o.model.as_str()),

@@ -5,6 +5,7 @@ use rusqlite::{OptionalExtension, Row, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use super::conversations::{not_found, touch_tx};
+use super::parts_codec::{Columns, encode};
 use super::{Result, Store, StoreError, new_id, now_ms};
 use crate::chat::{Message, Origin, Part, Replay, Role, StopReason, Usage};
 use crate::reasoning::choice::Choice;
@@ -85,12 +86,13 @@ pub struct TurnRecord {
     pub error_message: Option<String>,
 }
 
-pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, replay, provider, model, choice, input_tokens, \
+pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, thoughts, replay, provider, model, choice, input_tokens, \
      output_tokens, reasoning_tokens, cached_tokens, thinking_ms, first_token_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
 
 pub(super) struct Raw {
     stored: StoredMessage,
     parts: String,
+    thoughts: String,
     replay: Option<String>,
     stop: Option<String>,
     notes: String,
@@ -149,6 +151,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
             updated_at: row.get("updated_at")?,
         },
         parts: row.get("parts")?,
+        thoughts: row.get("thoughts")?,
         replay: row.get("replay")?,
         stop: row.get("stop_reason")?,
         notes: row.get("notes")?,
@@ -157,7 +160,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
 
 pub(super) fn decode(raw: Raw) -> Result<StoredMessage> {
     let mut stored = raw.stored;
-    stored.message.parts = serde_json::from_str(&raw.parts)?;
+    stored.message.parts = super::parts_codec::decode(&raw.parts, &raw.thoughts)?;
     stored.message.replay = match raw.replay.as_deref() {
         Some(json) => super::replay_codec::decode(json, &stored.message.parts)?,
         None => None,
@@ -166,25 +169,6 @@ pub(super) fn decode(raw: Raw) -> Result<StoredMessage> {
     // Notes are a courtesy: lines that do not read are not worth losing the message over.
     stored.notes = serde_json::from_str(&raw.notes).unwrap_or_default();
     Ok(stored)
-}
-
-/// The visible text and the thought text of parts, for the search index.
-pub(crate) fn texts(parts: &[Part]) -> (String, String) {
-    let mut text = String::new();
-    let mut thoughts = String::new();
-    for part in parts {
-        match part {
-            Part::Text { text: t } => text.push_str(t),
-            Part::Thinking(block) => {
-                if !thoughts.is_empty() {
-                    thoughts.push('\n');
-                }
-                thoughts.push_str(&block.text);
-            }
-            Part::ToolCall(_) | Part::ToolResult(_) => {}
-        }
-    }
-    (text, thoughts)
 }
 
 fn thinking_ms(parts: &[Part]) -> Option<i64> {
@@ -384,11 +368,12 @@ impl Store {
                 id: format!("{id}#{index}"),
             })?;
         block.hidden = hidden;
-        let json = serde_json::to_string(&message.message.parts)?;
+        // All three together: the places in the parts are places in these thoughts.
+        let columns = encode(&message.message.parts)?;
         self.write(|tx| {
             tx.execute(
-                "UPDATE messages SET parts = ?2 WHERE id = ?1",
-                params![id, json],
+                "UPDATE messages SET parts = ?2, text = ?3, thoughts = ?4 WHERE id = ?1",
+                params![id, columns.parts, columns.text, columns.thoughts],
             )?;
             Ok(())
         })?;
@@ -420,13 +405,12 @@ impl Store {
 
     /// Saves what has streamed so far; called in batches, never per token.
     pub fn flush_assistant(&self, id: &str, parts: &[Part]) -> Result<()> {
-        let (text, thoughts) = texts(parts);
-        let json = serde_json::to_string(parts)?;
+        let columns = encode(parts)?;
         self.write(|tx| {
             tx.execute(
                 "UPDATE messages SET parts = ?2, text = ?3, thoughts = ?4, thinking_ms = ?5, updated_at = ?6
                   WHERE id = ?1 AND status = 'streaming'",
-                params![id, json, text, thoughts, thinking_ms(parts), now_ms()],
+                params![id, columns.parts, columns.text, columns.thoughts, thinking_ms(parts), now_ms()],
             )?;
             Ok(())
         })
@@ -434,8 +418,11 @@ impl Store {
 
     /// Writes how the turn ended, in one transaction with the conversation's activity time.
     pub fn finish_assistant(&self, id: &str, record: &TurnRecord) -> Result<()> {
-        let (text, thoughts) = texts(&record.parts);
-        let parts = serde_json::to_string(&record.parts)?;
+        let Columns {
+            parts,
+            text,
+            thoughts,
+        } = encode(&record.parts)?;
         let replay = record
             .replay
             .as_ref()
@@ -562,7 +549,7 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
         [conversation_id],
         |r| r.get(0),
     )?;
-    let (text, thoughts) = texts(parts);
+    let columns = encode(parts)?;
     let role = role.as_str();
     // A message that goes on from what the conversation shows is shown too; one that goes
     // on from another branch (a run the user switched away from) is not.
@@ -580,9 +567,9 @@ fn insert_tx(tx: &Transaction<'_>, row: &NewRow<'_>, now: i64) -> Result<()> {
             seq,
             role,
             status.as_str(),
-            text,
-            thoughts,
-            serde_json::to_string(parts)?,
+            columns.text,
+            columns.thoughts,
+            columns.parts,
             origin.map(|(o, _)| o.provider.clone()),
             origin.map(|(o, _)| o.model.clone()),
             origin.map(|(_, c)| c.to_string()),

@@ -7,6 +7,7 @@ mod import;
 mod messages;
 mod migrations;
 mod owner;
+mod parts_codec;
 mod purge;
 mod replay_codec;
 mod search;

@@ -2,7 +2,7 @@
 
 use rusqlite::params;
 
-use super::messages::texts;
+use super::parts_codec;
 use super::{Result, Store};
 use crate::chat::Part;
 
@@ -13,25 +13,24 @@ impl Store {
     pub fn purge_thoughts(&self, before_ms: i64) -> Result<(usize, u64)> {
         self.write(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT id, parts, replay FROM messages
+                "SELECT id, parts, thoughts, replay FROM messages
                   WHERE role = 'assistant' AND updated_at < ?1 AND (thoughts != '' OR parts LIKE '%\"thinking\"%')",
             )?;
-            let rows: Vec<(String, String, Option<String>)> = stmt
-                .query_map([before_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            let rows: Vec<(String, String, String, Option<String>)> = stmt
+                .query_map([before_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
                 .collect::<rusqlite::Result<_>>()?;
             drop(stmt);
             let mut changed = 0;
             let mut freed = 0u64;
-            for (id, parts_json, replay) in rows {
-                let parts: Vec<Part> = serde_json::from_str(&parts_json)?;
+            for (id, parts_json, thoughts, replay) in rows {
+                let parts = parts_codec::decode(&parts_json, &thoughts)?;
                 let kept: Vec<Part> = parts.into_iter().filter(|p| !matches!(p, Part::Thinking(_))).collect();
-                let new_json = serde_json::to_string(&kept)?;
-                let (text, _) = texts(&kept);
-                let before = parts_json.len() + replay.as_ref().map_or(0, String::len);
-                freed += (before.saturating_sub(new_json.len())) as u64;
+                let columns = parts_codec::encode(&kept)?;
+                let before = parts_json.len() + thoughts.len() + replay.as_ref().map_or(0, String::len);
+                freed += (before.saturating_sub(columns.parts.len())) as u64;
                 tx.execute(
                     "UPDATE messages SET parts = ?2, text = ?3, thoughts = '', replay = NULL, thinking_ms = NULL WHERE id = ?1",
-                    params![id, new_json, text],
+                    params![id, columns.parts, columns.text],
                 )?;
                 changed += 1;
             }

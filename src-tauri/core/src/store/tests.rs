@@ -4,6 +4,7 @@ use super::*;
 use crate::chat::{Origin, Part, Replay, StopReason, ThinkingBlock, ThoughtSource, Usage};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::settings::ReasoningSettings;
+use rusqlite::params;
 
 fn origin() -> Origin {
     Origin {
@@ -378,6 +379,34 @@ fn an_answer_is_indexed_once_it_is_finished_and_search_never_misses_it() {
             .unwrap()
             .is_empty()
     );
+}
+
+#[test]
+fn a_row_written_before_thoughts_were_kept_once_reads_and_changes_whole() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "Old");
+    let id = complete_turn(&store, &c.id, "q", "an old thought", "answer");
+    // As earlier versions wrote it: the thought inside the parts as well.
+    let parts = vec![thought(""), thought("an old thought"), answer("answer")];
+    store
+        .read(|conn| {
+            Ok(conn.execute(
+                "UPDATE messages SET parts = ?2, thoughts = 'an old thought' WHERE id = ?1",
+                params![id, serde_json::to_string(&parts).unwrap()],
+            )?)
+        })
+        .unwrap();
+    assert_eq!(store.message(&id).unwrap().message.parts, parts);
+    let hidden = store.set_thought_hidden(&id, 1, true).unwrap();
+    let read = store.message(&id).unwrap();
+    assert_eq!(read.message.parts, hidden.message.parts);
+    assert_eq!(
+        read.message.thinking().nth(1).unwrap().text,
+        "an old thought"
+    );
+    assert!(read.message.thinking().nth(1).unwrap().hidden);
+    store.index_pending().unwrap();
+    assert!(index_matches_messages(&store));
 }
 
 #[test]
