@@ -100,6 +100,16 @@ pub(crate) fn turn(
     store: &Store,
     settings_file: &Path,
 ) -> anyhow::Result<()> {
+    let config = HttpConfig {
+        idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
+        ..HttpConfig::default()
+    };
+    // Setting up HTTPS reads the system's certificates (milliseconds): done beside the rest of
+    // the set-up, on the other core.
+    let client = {
+        let config = config.clone();
+        std::thread::spawn(move || http::client(&config))
+    };
     let app = AppSettings::read(settings_file)?;
     let catalog = Catalog::builtin().with_custom(&app.custom_providers);
     let (model_id, mut choice) = catalog
@@ -199,11 +209,9 @@ pub(crate) fn turn(
         );
     }
     let conversation = &turn.conversation;
-    let config = HttpConfig {
-        idle_timeout: std::time::Duration::from_secs(args.idle_timeout.max(1)),
-        ..HttpConfig::default()
-    };
-    let client = http::client(&config)?;
+    let client = client
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

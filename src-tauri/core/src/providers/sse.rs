@@ -84,7 +84,8 @@ impl SseDecoder {
     }
 
     /// Feeds bytes; each completed event is handed to `on_event`, borrowed from the
-    /// decoder's buffers: nothing is allocated per event on the stream's hot path.
+    /// decoder's buffers or from `chunk` itself: nothing is allocated or copied per event on
+    /// the stream's hot path.
     pub fn feed_each(&mut self, chunk: &[u8], mut on_event: impl FnMut(SseRef<'_>)) {
         let mut rest = chunk;
         if !self.bom_checked {
@@ -99,28 +100,41 @@ impl SseDecoder {
                 rest = after;
             }
         }
-        while let Some(end) = find_line_end(rest) {
-            if self.partial.is_empty() {
-                self.fields.take_line(&rest[..end], &mut on_event);
-            } else {
-                self.partial.extend_from_slice(&rest[..end]);
-                self.fields.take_line(&self.partial, &mut on_event);
-                self.partial.clear();
-            }
-            let after_terminator = end + 1;
-            if rest[end] == b'\r' {
-                match rest.get(after_terminator) {
-                    Some(b'\n') => {
-                        rest = &rest[after_terminator + 1..];
-                        continue;
+        // The chunk is checked as text once: a line inside its valid part is a slice of it
+        // (the terminators are ASCII, so they fall between characters), not checked again.
+        let text = match std::str::from_utf8(rest) {
+            Ok(text) => text,
+            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+        };
+        // The one data line of the event being read, while it is still in `chunk`.
+        let mut held: Option<&str> = None;
+        let mut at = 0;
+        while let Some(found) = find_line_end(&rest[at..]) {
+            let end = at + found;
+            match text.get(at..end).filter(|_| self.partial.is_empty()) {
+                Some(line) => self.fields.take_text_line(line, &mut held, &mut on_event),
+                None => {
+                    self.fields.release(&mut held);
+                    if self.partial.is_empty() {
+                        self.fields.take_line(&rest[at..end], &mut on_event);
+                    } else {
+                        self.partial.extend_from_slice(&rest[at..end]);
+                        self.fields.take_line(&self.partial, &mut on_event);
+                        self.partial.clear();
                     }
+                }
+            }
+            at = end + 1;
+            if rest[end] == b'\r' {
+                match rest.get(at) {
+                    Some(b'\n') => at += 1,
                     None => self.skip_lf = true,
                     Some(_) => {}
                 }
             }
-            rest = &rest[after_terminator..];
         }
-        self.partial.extend_from_slice(rest);
+        self.fields.release(&mut held);
+        self.partial.extend_from_slice(&rest[at..]);
     }
 
     /// End of stream: dispatches a final event that had no trailing blank line.
@@ -193,6 +207,56 @@ impl EventFields {
             }
             // `retry` only matters for reconnecting, which we do not do; other names are unknown.
             _ => {}
+        }
+    }
+
+    /// `take_line` for a line that is already text and lives as long as `held`: an event's
+    /// only data line is held, not copied, and dispatched from where it is.
+    fn take_text_line<'c>(
+        &mut self,
+        line: &'c str,
+        held: &mut Option<&'c str>,
+        on_event: &mut impl FnMut(SseRef<'_>),
+    ) {
+        if line.is_empty() {
+            match held.take() {
+                Some(data) => {
+                    on_event(SseRef {
+                        event: (!self.event_type.is_empty()).then_some(self.event_type.as_str()),
+                        data,
+                        id: (!self.last_event_id.is_empty()).then_some(self.last_event_id.as_str()),
+                    });
+                    self.event_type.clear();
+                }
+                None => self.dispatch(on_event),
+            }
+            return;
+        }
+        match line.split_once(':') {
+            Some(("data", value)) => {
+                let value = value.strip_prefix(' ').unwrap_or(value);
+                if held.is_none() && self.data.is_empty() {
+                    *held = Some(value);
+                } else {
+                    self.release(held);
+                    self.data.push_str(value);
+                    self.data.push('\n');
+                }
+            }
+            // Anything else may add to the data too (`data` without a colon): what is held
+            // goes first.
+            _ => {
+                self.release(held);
+                self.take_line(line.as_bytes(), on_event);
+            }
+        }
+    }
+
+    /// Moves a held data line into the buffer, before the line it was borrowed from goes.
+    fn release(&mut self, held: &mut Option<&str>) {
+        if let Some(data) = held.take() {
+            self.data.push_str(data);
+            self.data.push('\n');
         }
     }
 

@@ -77,6 +77,12 @@ impl Outcome {
             Self::Done(t) | Self::Failed(t) | Self::Cancelled(t) => t,
         }
     }
+
+    pub fn turn_mut(&mut self) -> &mut Turn {
+        match self {
+            Self::Done(t) | Self::Failed(t) | Self::Cancelled(t) => t,
+        }
+    }
 }
 
 pub fn plan_for(request: &TurnRequest<'_>) -> Result<Plan, TranslateError> {

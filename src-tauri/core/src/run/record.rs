@@ -409,7 +409,7 @@ async fn record_step(
     // A bug anywhere in the turn (a mapper, the caller's callback) must not leave the row
     // `streaming` and the caller without a terminal event: it ends the turn as failed with
     // everything that had arrived.
-    let outcome = match running.await {
+    let mut outcome = match running.await {
         Ok(outcome) => outcome,
         Err(panic) => {
             let elapsed = u64::try_from(run_started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -426,17 +426,23 @@ async fn record_step(
             Outcome::Failed(draft.take_finished(elapsed, None).0)
         }
     };
-    let turn = outcome.turn();
     let status = match &outcome {
         Outcome::Done(_) => MessageStatus::Complete,
         Outcome::Failed(_) => MessageStatus::Error,
         Outcome::Cancelled(_) => MessageStatus::Cancelled,
     };
-    let record = TurnRecord {
+    // The parts and the replay are lent to the record and given back after the write: a long
+    // thought is megabytes, not worth copying for one write.
+    let turn = outcome.turn_mut();
+    let mut record = TurnRecord {
         status,
-        parts: stored_parts(&turn.message.parts, keep),
+        parts: if keep {
+            std::mem::take(&mut turn.message.parts)
+        } else {
+            stored_parts(&turn.message.parts, false)
+        },
         replay: if keep {
-            turn.message.replay.clone()
+            turn.message.replay.take()
         } else {
             None
         },
@@ -448,18 +454,31 @@ async fn record_step(
     // A full disk or a busy file may clear up: the answer stays in memory while the final
     // write is tried again, and comes back to the caller even when it never lands.
     let mut attempt = 0;
-    while let Err(error) = store.finish_assistant(message_id, &record) {
-        let Some(wait) = FINAL_WRITE_RETRIES.get(attempt) else {
-            return Err(RecordError::Unsaved {
-                message_id: message_id.to_owned(),
-                outcome: Box::new(outcome),
-                source: error,
-            });
-        };
-        attempt += 1;
-        tokio::time::sleep(*wait).await;
+    let written = loop {
+        match store.finish_assistant(message_id, &record) {
+            Ok(()) => break Ok(()),
+            Err(error) => match FINAL_WRITE_RETRIES.get(attempt) {
+                Some(wait) => {
+                    attempt += 1;
+                    tokio::time::sleep(*wait).await;
+                }
+                None => break Err(error),
+            },
+        }
+    };
+    if keep {
+        let turn = outcome.turn_mut();
+        turn.message.parts = std::mem::take(&mut record.parts);
+        turn.message.replay = record.replay.take();
     }
-    Ok(outcome)
+    match written {
+        Ok(()) => Ok(outcome),
+        Err(source) => Err(RecordError::Unsaved {
+            message_id: message_id.to_owned(),
+            outcome: Box::new(outcome),
+            source,
+        }),
+    }
 }
 
 /// The waits between tries of a turn's final write: about eight seconds in all.

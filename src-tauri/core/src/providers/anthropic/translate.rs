@@ -252,7 +252,7 @@ impl EventMapper {
                 let mut raw = b.raw;
                 for (key, streamed) in [("thinking", b.thinking), ("text", b.text)] {
                     if let Some(streamed) = streamed {
-                        append_str(&mut raw, key, &streamed);
+                        append_owned(&mut raw, key, streamed);
                     }
                 }
                 // Citations and other response-only fields are not accepted back.
@@ -298,11 +298,14 @@ pub(super) fn stop_reason(reason: &str) -> StopReason {
     }
 }
 
-fn append_str(raw: &mut Map<String, Value>, key: &str, piece: &str) {
+/// Puts a block's streamed text in its raw form: moved rather than copied where nothing precedes
+/// it (a long thought is megabytes), appended where the start event carried some.
+fn append_owned(raw: &mut Map<String, Value>, key: &str, streamed: String) {
     match raw.get_mut(key) {
-        Some(Value::String(s)) => s.push_str(piece),
+        Some(Value::String(s)) if s.is_empty() => *s = streamed,
+        Some(Value::String(s)) => s.push_str(&streamed),
         _ => {
-            raw.insert(key.into(), Value::String(piece.to_owned()));
+            raw.insert(key.into(), Value::String(streamed));
         }
     }
 }

@@ -498,3 +498,26 @@ fn arbitrary_bytes_never_panic_and_any_chunking_agrees() {
         assert_eq!(out, expected, "{input:?}");
     }
 }
+
+#[test]
+fn an_events_data_lines_keep_their_order_however_they_are_written() {
+    // A held first line, then data lines in every form the spec allows.
+    let cases: [(&[u8], &str); 5] = [
+        (b"data: a\ndata\n\n", "a\n"),
+        (b"data: a\ndata:\n\n", "a\n"),
+        (b"data: a\ndata:b\ndata: c\n\n", "a\nb\nc"),
+        (b"data: a\nid: 7\ndata: b\n\n", "a\nb"),
+        (b"data\ndata: a\n\n", "\na"),
+    ];
+    for (bytes, expected) in cases {
+        let decoded = decode_whole(bytes);
+        assert_eq!(decoded.len(), 1, "{:?}", String::from_utf8_lossy(bytes));
+        assert_eq!(
+            decoded[0].data,
+            expected,
+            "{:?}",
+            String::from_utf8_lossy(bytes)
+        );
+        assert_any_chunking_decodes_to(bytes, &decoded);
+    }
+}
