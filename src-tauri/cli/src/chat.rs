@@ -108,7 +108,11 @@ pub(crate) fn turn(
     // the set-up, on the other core.
     let client = {
         let config = config.clone();
-        std::thread::spawn(move || http::client(&config))
+        let base_url = args.base_url.clone();
+        std::thread::spawn(move || match base_url {
+            Some(url) => http::client_for(&config, &url),
+            None => http::client(&config),
+        })
     };
     let app = AppSettings::read(settings_file)?;
     let catalog = Catalog::builtin().with_custom(&app.custom_providers);

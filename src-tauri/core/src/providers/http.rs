@@ -54,12 +54,30 @@ pub struct RetryNotice {
 }
 
 pub fn client(config: &HttpConfig) -> Result<reqwest::Client, ProviderError> {
+    builder(config)
+        .build()
+        .map_err(|e| ProviderError::network("ponder", format!("cannot set up HTTPS: {e}")))
+}
+
+/// A client for one provider at `base_url`. For plain `http://` (a local server) it trusts no
+/// certificate authority: reading the system's takes milliseconds, and such a client never
+/// needs them, since redirects never leave the origin (an `https://` one is another origin).
+pub fn client_for(config: &HttpConfig, base_url: &str) -> Result<reqwest::Client, ProviderError> {
+    let plain = reqwest::Url::parse(base_url).is_ok_and(|u| u.scheme() == "http");
+    if !plain {
+        return client(config);
+    }
+    builder(config)
+        .tls_certs_only([])
+        .build()
+        .map_err(|e| ProviderError::network("ponder", format!("cannot set up HTTP: {e}")))
+}
+
+fn builder(config: &HttpConfig) -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .connect_timeout(config.connect_timeout)
         .redirect(redirect_policy())
         .use_rustls_tls()
-        .build()
-        .map_err(|e| ProviderError::network("ponder", format!("cannot set up HTTPS: {e}")))
 }
 
 /// Redirects are followed only within the origin the request went to: a key travels in
