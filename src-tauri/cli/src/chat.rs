@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use ponder_core::chat::{ChatEvent, Part};
+use ponder_core::chat::{ChatEvent, Part, StopReason, ThoughtSource};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{ApiChoice, Caching, Catalog, Choice, Overrides};
 use ponder_core::run::{
@@ -14,6 +14,7 @@ use ponder_core::run::{
 };
 use ponder_core::store::{Store, StoreError};
 use ponder_core::tools::{Limits, McpTools};
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -294,17 +295,24 @@ pub(crate) fn turn(
     printer.end();
     let turn = outcome.turn();
     if args.json {
-        let out = json!({
-            "conversation": conversation.id,
-            "message": message_id,
-            "provider": model.provider.id,
-            "model": model.id,
-            "parts": parts_json(&turn.message.parts),
-            "usage": turn.usage,
-            "stopReason": turn.stop,
-            "error": turn.error.as_ref().map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
-        });
-        writeln!(std::io::stdout().lock(), "{}", serde_json::to_string(&out)?)?;
+        let out = JsonAnswer {
+            conversation: &conversation.id,
+            message: message_id.as_deref(),
+            provider: &model.provider.id,
+            model: &model.id,
+            parts: turn.message.parts.iter().map(JsonPart::of).collect(),
+            usage: &turn.usage,
+            stop_reason: turn.stop.as_ref(),
+            error: turn
+                .error
+                .as_ref()
+                .map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
+        };
+        // Written straight out: the answer is borrowed, never copied into a JSON tree.
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer(&mut stdout, &out)?;
+        writeln!(stdout)?;
+        stdout.flush()?;
     }
     if let Some(source) = unsaved {
         anyhow::bail!(
@@ -328,28 +336,76 @@ pub(crate) fn turn(
     }
 }
 
-fn parts_json(parts: &[Part]) -> Vec<Value> {
-    parts
-        .iter()
-        .map(|part| match part {
-            Part::Text { text } => json!({ "type": "text", "text": text }),
-            Part::Thinking(block) => {
-                let mut v = json!({ "type": "thinking", "text": block.text, "source": block.source });
-                if let Some(sig) = &block.signature {
-                    v["signature"] = json!(sig);
-                }
-                if let Some(data) = &block.redacted {
-                    v["redacted"] = json!(data);
-                }
-                if let Some(ms) = block.duration_ms {
-                    v["durationMs"] = json!(ms);
-                }
-                v
-            }
-            Part::ToolCall(call) => json!({ "type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments }),
-            Part::ToolResult(result) => json!({ "type": "tool_result", "callId": result.call_id, "name": result.name, "isError": result.is_error, "text": result.text() }),
-        })
-        .collect()
+/// What `chat --json` prints.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonAnswer<'a> {
+    conversation: &'a str,
+    message: Option<&'a str>,
+    provider: &'a str,
+    model: &'a str,
+    parts: Vec<JsonPart<'a>>,
+    usage: &'a ponder_core::chat::Usage,
+    stop_reason: Option<&'a StopReason>,
+    error: Option<Value>,
+}
+
+/// A part as `chat --json` prints it, borrowed from the turn (a long thought is megabytes).
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum JsonPart<'a> {
+    Text {
+        text: &'a str,
+    },
+    Thinking {
+        text: &'a str,
+        source: Option<ThoughtSource>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        redacted: Option<&'a str>,
+        #[serde(rename = "durationMs", skip_serializing_if = "Option::is_none")]
+        duration_ms: Option<u64>,
+    },
+    ToolCall {
+        id: &'a str,
+        name: &'a str,
+        arguments: &'a str,
+    },
+    ToolResult {
+        #[serde(rename = "callId")]
+        call_id: &'a str,
+        name: &'a str,
+        #[serde(rename = "isError")]
+        is_error: bool,
+        text: String,
+    },
+}
+
+impl<'a> JsonPart<'a> {
+    fn of(part: &'a Part) -> Self {
+        match part {
+            Part::Text { text } => Self::Text { text },
+            Part::Thinking(block) => Self::Thinking {
+                text: &block.text,
+                source: block.source,
+                signature: block.signature.as_deref(),
+                redacted: block.redacted.as_deref(),
+                duration_ms: block.duration_ms,
+            },
+            Part::ToolCall(call) => Self::ToolCall {
+                id: &call.id,
+                name: &call.name,
+                arguments: &call.arguments,
+            },
+            Part::ToolResult(result) => Self::ToolResult {
+                call_id: &result.call_id,
+                name: &result.name,
+                is_error: result.is_error,
+                text: result.text(),
+            },
+        }
+    }
 }
 
 /// How thoughts look in a terminal: dim and italic, apart from the answer.
