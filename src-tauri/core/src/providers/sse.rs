@@ -232,7 +232,9 @@ impl EventFields {
             }
             return;
         }
-        match line.split_once(':') {
+        // `:` is ASCII, so the split falls between characters.
+        let field = memchr::memchr(b':', line.as_bytes()).map(|at| (&line[..at], &line[at + 1..]));
+        match field {
             Some(("data", value)) => {
                 let value = value.strip_prefix(' ').unwrap_or(value);
                 if held.is_none() && self.data.is_empty() {

@@ -32,7 +32,7 @@ pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
     .find(|(kind, _)| rest.starts_with(kind))?;
     let rest = rest[kind.len()..].strip_prefix(r#"",""#)?;
     let rest = rest.strip_prefix(field)?.strip_prefix(r#"":""#)?;
-    let (text, after) = string_body(rest)?;
+    let (text, after, escaped) = string_body(rest)?;
     // The API pads some events with spaces before their last brace.
     let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
     let after = after.strip_prefix('}')?.trim_start_matches(json_space);
@@ -43,7 +43,7 @@ pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
     {
         return None;
     }
-    let body = if text.contains('\\') {
+    let body = if escaped {
         // Escapes are JSON's to undo: the string, both quotes included, through the parser.
         let start = data.len() - rest.len() - 1;
         Cow::Owned(serde_json::from_str::<String>(&data[start..start + text.len() + 2]).ok()?)
@@ -59,11 +59,13 @@ pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
     Some(StreamEvent::ContentBlockDelta { index, delta })
 }
 
-/// A JSON string's body up to its closing quote (escapes skipped over, not undone), and what
-/// follows the quote. `None` when the string never closes or holds a raw control character.
-fn string_body(s: &str) -> Option<(&str, &str)> {
+/// A JSON string's body up to its closing quote (escapes skipped over, not undone), what
+/// follows the quote, and whether it holds escapes. `None` when the string never closes or
+/// holds a raw control character.
+fn string_body(s: &str) -> Option<(&str, &str, bool)> {
     let bytes = s.as_bytes();
     let mut at = 0;
+    let mut escaped = false;
     loop {
         let found = at + memchr::memchr2(b'"', b'\\', &bytes[at..])?;
         if bytes[found] == b'"' {
@@ -72,8 +74,9 @@ fn string_body(s: &str) -> Option<(&str, &str)> {
             if text.bytes().any(|b| b < 0x20) {
                 return None;
             }
-            return Some((text, &s[found + 1..]));
+            return Some((text, &s[found + 1..], escaped));
         }
+        escaped = true;
         at = found + 2;
         if at > bytes.len() {
             return None;
