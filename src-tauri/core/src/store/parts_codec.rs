@@ -243,7 +243,8 @@ mod tests {
         for (thoughts, what) in [
             ("", "missing"),
             ("h", "cut"),
-            ("hé", "cut inside a character"),
+            // Long enough, but the place ends inside the emoji (bytes 4..8).
+            ("hél😀", "cut inside a character"),
         ] {
             assert!(decode(&written.parts, thoughts).is_err(), "{what}");
         }
