@@ -166,6 +166,37 @@ fn messages_of_an_unknown_conversation_are_an_error() {
     ));
 }
 
+fn page_size(store: &Store) -> i64 {
+    store
+        .read(|c| Ok(c.query_row("PRAGMA page_size", [], |r| r.get(0))?))
+        .unwrap()
+}
+
+#[test]
+fn a_new_history_has_large_pages_and_an_existing_one_keeps_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.sqlite3");
+    let store = Store::open(&new).unwrap();
+    assert_eq!(page_size(&store), NEW_PAGE_SIZE);
+    drop(store);
+    assert_eq!(page_size(&Store::open(&new).unwrap()), NEW_PAGE_SIZE);
+
+    // A history made with SQLite's default pages, as every earlier version made them.
+    let old = dir.path().join("old.sqlite3");
+    {
+        let conn = rusqlite::Connection::open(&old).unwrap();
+        conn.pragma_update(None, "page_size", 4096).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.execute_batch("CREATE TABLE kept (x); INSERT INTO kept VALUES (1);")
+            .unwrap();
+    }
+    let store = Store::open(&old).unwrap();
+    assert_eq!(page_size(&store), 4096);
+    let c = conversation(&store, "old pages");
+    store.append_user(&c.id, "still works").unwrap();
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
 #[test]
 fn a_crash_leaves_an_interrupted_message_with_what_was_flushed() {
     let dir = tempfile::tempdir().unwrap();
