@@ -195,6 +195,7 @@ const EXPAND = `
 /** Records every frame's time until \`stop\` is set, and the paint latencies of the stream. */
 const WATCH = `
   window.__ponderPaintLatency = [];
+  window.__ponderDeliveryLatency = [];
   window.__benchFrames = [];
   window.__benchStop = false;
   let last = null;
@@ -405,13 +406,19 @@ async function streamInto(s) {
   await s.type(input, 'One more question, please.\uE007');
   await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length > 0, 'the answer starts', 15000);
   await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer ends', STREAM_SECONDS * 1000 + 60000);
-  const { frames, latency } = await s.execute(`window.__benchStop = true; const r = { frames: window.__benchFrames, latency: window.__ponderPaintLatency }; window.__ponderPaintLatency = undefined; return r;`);
+  const { frames, latency, delivery } = await s.execute(
+    `window.__benchStop = true; const r = { frames: window.__benchFrames, latency: window.__ponderPaintLatency, delivery: window.__ponderDeliveryLatency }; window.__ponderPaintLatency = window.__ponderDeliveryLatency = undefined; return r;`,
+  );
   figure('stream_frames', frames.length);
   figure('stream_max_frame_ms', Math.max(...frames), 'ms');
   figure('stream_frames_over_50ms', frames.filter((f) => f > 50).length);
   figure('stream_batches', latency.length);
   figure('stream_paint_latency_median_ms', latency.length ? median(latency) : NaN, 'ms');
   figure('stream_paint_latency_p99_ms', latency.length ? percentile(latency, 99) : NaN, 'ms');
+  // Of that, the part before the page has the token: the backend's batching and the message's
+  // way into the page (the rest is the wait for a frame and drawing it).
+  figure('stream_delivery_latency_median_ms', delivery.length ? median(delivery) : NaN, 'ms');
+  figure('stream_delivery_latency_p99_ms', delivery.length ? percentile(delivery, 99) : NaN, 'ms');
 }
 
 // Whatever hangs, the bench says where before the script's own time limit ends it silently.

@@ -3,7 +3,7 @@
 import { Channel, invoke } from '@tauri-apps/api/core';
 
 import { perFrame } from './frames';
-import { measurePaint } from './perf';
+import { measureDelivery, measurePaint } from './perf';
 import {
   ERROR_CODES,
   type NewCustomProvider,
@@ -93,7 +93,9 @@ function eventChannel(onEvent: (event: StreamEvent) => void): { channel: Channel
     if (arrived !== Infinity) measurePaint(arrived);
   });
   const channel = new Channel<StreamEvent>((event) => {
-    if (open) deliver(event);
+    if (!open) return;
+    if (event.type === 'textDelta' || event.type === 'thinkingDelta') measureDelivery(event.at);
+    deliver(event);
   });
   return { channel, stream: { close: () => (open = false) } };
 }

@@ -31,6 +31,9 @@ declare global {
     /** Set to an array by a benchmark: for each frame of stream events, the ms from the
      * first token's arrival in the backend to the frame that shows it drawn. */
     __ponderPaintLatency?: number[];
+    /** Set to an array by a benchmark: for each streamed token event, the ms from its
+     * arrival in the backend to the page receiving it. */
+    __ponderDeliveryLatency?: number[];
   }
 }
 
@@ -49,4 +52,14 @@ export function measurePaint(arrived: number): void {
     channel.port1.close();
   };
   channel.port2.postMessage(null);
+}
+
+/**
+ * A streamed token event reached the page; `arrived` is when it reached the backend (ms since
+ * the epoch). While a benchmark collects them, records the time between: the backend's
+ * batching and the message's way into the page, apart from the wait for a frame and drawing.
+ */
+export function measureDelivery(arrived: number): void {
+  const sink = typeof window === 'undefined' ? undefined : window.__ponderDeliveryLatency;
+  if (Array.isArray(sink)) sink.push(performance.timeOrigin + performance.now() - arrived);
 }
