@@ -108,6 +108,13 @@ impl SseDecoder {
         };
         // The one data line of the event being read, while it is still in `chunk`.
         let mut held: Option<&str> = None;
+        // Most streams end their lines with `\n` alone: one look for a `\r` in the whole chunk
+        // lets every line end be found by the faster search for one byte.
+        let find_line_end = if memchr::memchr(b'\r', rest).is_some() {
+            find_line_end_any
+        } else {
+            find_line_end_lf
+        };
         let mut at = 0;
         while let Some(found) = find_line_end(&rest[at..]) {
             let end = at + found;
@@ -245,6 +252,12 @@ impl EventFields {
                     self.data.push('\n');
                 }
             }
+            // Already text: named without checking it again or touching what is held.
+            Some(("event", value)) => {
+                self.event_type.clear();
+                self.event_type
+                    .push_str(value.strip_prefix(' ').unwrap_or(value));
+            }
             // Anything else may add to the data too (`data` without a colon): what is held
             // goes first.
             _ => {
@@ -290,8 +303,13 @@ fn push_text(out: &mut String, bytes: &[u8]) {
 }
 
 /// The spec allows `\r\n`, `\n` and a lone `\r`, so both bytes end a line.
-fn find_line_end(bytes: &[u8]) -> Option<usize> {
+fn find_line_end_any(bytes: &[u8]) -> Option<usize> {
     memchr::memchr2(b'\n', b'\r', bytes)
+}
+
+/// [`find_line_end_any`] for bytes known to hold no `\r`.
+fn find_line_end_lf(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr(b'\n', bytes)
 }
 
 #[cfg(test)]
