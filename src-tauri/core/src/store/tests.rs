@@ -166,10 +166,15 @@ fn messages_of_an_unknown_conversation_are_an_error() {
     ));
 }
 
-fn page_size(store: &Store) -> i64 {
+/// One number the store's connection answers `sql` with.
+fn number(store: &Store, sql: &str) -> i64 {
     store
-        .read(|c| Ok(c.query_row("PRAGMA page_size", [], |r| r.get(0))?))
+        .read(|c| Ok(c.query_row(sql, [], |r| r.get(0))?))
         .unwrap()
+}
+
+fn page_size(store: &Store) -> i64 {
+    number(store, "PRAGMA page_size")
 }
 
 #[test]
@@ -314,9 +319,7 @@ fn index_matches_messages(store: &Store) -> bool {
 }
 
 fn pending(store: &Store) -> i64 {
-    store
-        .read(|c| Ok(c.query_row("SELECT count(*) FROM search_pending", [], |r| r.get(0))?))
-        .unwrap()
+    number(store, "SELECT count(*) FROM search_pending")
 }
 
 #[test]
