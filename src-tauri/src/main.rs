@@ -3,6 +3,6 @@
 
 fn main() {
     #[cfg(target_os = "linux")]
-    ponder_app::webview::without_compositing_unless_asked();
+    ponder_app::webview::draw_in_software_unless_asked();
     ponder_app::run();
 }

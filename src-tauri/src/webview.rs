@@ -14,17 +14,62 @@
 //! and its start-up marks, which the benchmark reads from a launch without WebDriver (whose
 //! automation session slows the start it measures).
 
-/// Asks WebKit to draw without accelerated compositing, unless the user asked for it.
-/// Call first thing in `main`, before any other thread exists.
+/// Asks WebKit to draw without accelerated compositing, unless the user asked for it, and
+/// then keeps OpenGL out of this process. Call first thing in `main`, before any other
+/// thread exists.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-pub fn without_compositing_unless_asked() {
+pub fn draw_in_software_unless_asked() {
     if std::env::var_os("PONDER_WEBVIEW_COMPOSITING").is_some_and(|v| v == "1") {
         return;
     }
     // SAFETY: setting the environment is unsound only while other threads may read it;
     // `main` calls this before the runtime, GTK or anything else starts a thread.
     unsafe { std::env::set_var("WEBKIT_DISABLE_COMPOSITING_MODE", "1") };
+    without_gl_in_this_process();
+}
+
+/// Drawing without compositing, this process only puts the web process's finished bitmaps
+/// on screen and needs no OpenGL, yet two callers load the system's GL here (on a machine
+/// without a GPU, Mesa with its LLVM, ~24 MB resident): GTK checking which visuals could
+/// do GL, and WebKit opening an EGL display that it then leaves unused. The web process
+/// does need EGL (it exits without a display) and inherits this process's environment when
+/// it is started, so EGL's vendor list is hidden only while this process loads it: EGL
+/// reads that list once per process, on its first call. Only where it was measured (X11);
+/// on Wayland GTK itself draws with EGL.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn without_gl_in_this_process() {
+    if std::env::var_os("WAYLAND_DISPLAY").is_some() || std::env::var_os("DISPLAY").is_none() {
+        return;
+    }
+    const VENDORS: &str = "__EGL_VENDOR_LIBRARY_FILENAMES";
+    if std::env::var_os("GDK_GL").is_none() {
+        // SAFETY: still before any other thread (see the caller).
+        unsafe { std::env::set_var("GDK_GL", "disable") };
+    }
+    let own = std::env::var_os(VENDORS);
+    // SAFETY: the environment as above. WebKit links EGL, so the library is already loaded
+    // (`RTLD_NOLOAD` finds it, never loads it) and is never unloaded; `eglGetDisplay` takes
+    // a native display (none: the default) and returns a handle or null, never kept here.
+    unsafe {
+        let egl = libc::dlopen(c"libEGL.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_NOLOAD);
+        if egl.is_null() {
+            return;
+        }
+        let get_display = libc::dlsym(egl, c"eglGetDisplay".as_ptr());
+        if get_display.is_null() {
+            return;
+        }
+        let get_display: unsafe extern "C" fn(*mut libc::c_void) -> *mut libc::c_void =
+            std::mem::transmute(get_display);
+        std::env::set_var(VENDORS, "/dev/null");
+        get_display(std::ptr::null_mut());
+        match own {
+            Some(own) => std::env::set_var(VENDORS, own),
+            None => std::env::remove_var(VENDORS),
+        }
+    }
 }
 
 /// Applies the settings to the window's web view (Linux; elsewhere nothing to do).

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { startDriver, waitFor, workspaceVersion } from '../support/app.mjs';
+import { runningApps, startDriver, waitFor, workspaceVersion } from '../support/app.mjs';
 import { artifactsDir } from '../support/paths.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
@@ -47,6 +47,27 @@ describe('the installed-style app through WebDriver', () => {
       await s.find('[data-testid="composer-input"]');
       assert.equal(await s.execute('return document.title'), 'Ponder');
       writeFileSync(join(artifactsDir(), 'app-window.png'), await s.screenshot());
+    });
+  });
+
+  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process', async () => {
+    await withApp(async (s) => {
+      await s.find('[data-testid="composer-input"]');
+      const [app] = runningApps();
+      assert.ok(app, 'the app is running');
+      const gl = /\/(libLLVM[^/]*|swrast_dri\.so|libGLX_mesa[^/]*|libEGL_mesa[^/]*)$/m;
+      const maps = readFileSync(`/proc/${app}/maps`, 'utf8');
+      assert.doesNotMatch(maps, gl, 'no GL library is mapped in the app process');
+      // The web process still opens its EGL display (it exits without one) and draws the page.
+      const web = readdirSync('/proc').filter((p) => /^\d+$/.test(p)).find((p) => {
+        try {
+          return readFileSync(`/proc/${p}/stat`, 'utf8').split(' ')[3] === String(app) && readFileSync(`/proc/${p}/comm`, 'utf8').startsWith('WebKitWebProces');
+        } catch {
+          return false;
+        }
+      });
+      assert.ok(web, 'the web process is a child of the app');
+      assert.match(readFileSync(`/proc/${web}/maps`, 'utf8'), /libEGL/, 'the web process has EGL');
     });
   });
 
