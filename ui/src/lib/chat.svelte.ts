@@ -8,6 +8,7 @@ import type { CatalogState } from './catalog.svelte';
 import { describeSetting, messageFromText, parseCommand, settingSentence } from './commands';
 import type { ConversationsState } from './conversations.svelte';
 import { choiceLabel } from './format';
+import { afterNextFrame } from './frames';
 import { AppError, ipc } from './ipc';
 import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
@@ -225,7 +226,7 @@ export class ChatSession {
     const first = view.messages[0]?.id;
     if (!first) return;
     // After the frame that shows the end, so reading the rest never delays it.
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    await afterNextFrame();
     try {
       const earlier = await ipc.earlierMessages(first);
       const current = this.current;

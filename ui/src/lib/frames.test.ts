@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { perFrame } from './frames';
+import { afterNextFrame, perFrame } from './frames';
 
 describe('perFrame', () => {
   afterEach(() => {
@@ -42,5 +42,27 @@ describe('perFrame', () => {
     // Delivered once only, though the frame may still come.
     vi.advanceTimersByTime(500);
     expect(got).toHaveLength(1);
+  });
+});
+
+describe('afterNextFrame', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('resolves in a task after the next frame, never before it', async () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    let done = false;
+    void afterNextFrame().then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(done).toBe(false);
+    frames[0]?.(16);
+    await Promise.resolve();
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
   });
 });

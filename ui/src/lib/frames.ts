@@ -32,3 +32,11 @@ export function perFrame<T>(deliver: (items: T[]) => void): (item: T) => void {
     timer = setTimeout(flush, hasFrames ? HIDDEN_WAIT_MS : 0);
   };
 }
+
+/**
+ * Resolves in the first task after the next frame is drawn: work that must never delay that
+ * frame (what is off screen, what can be read later) waits for it.
+ */
+export function afterNextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
