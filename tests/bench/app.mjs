@@ -9,22 +9,19 @@
 // installed /usr/bin/ponder or a release build for real figures); --short builds a small
 // history and streams for a moment, to check that every figure is still printed.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
-import { startMockProvider } from '../support/mock-provider.mjs';
-import { binary } from './binaries.mjs';
-import { benchHistory, LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
-import { anthropicStream, deltaBytes } from './stream.mjs';
+import { repoRoot } from '../support/paths.mjs';
+import { LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
+import { benchScene } from './scene.mjs';
 
 const SHORT = process.argv.includes('--short');
 /** `--only=scroll,stream`: only those parts (start-up, memory and opening always run). */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const want = (part) => !ONLY || ONLY.includes(part);
-const IDENTIFIER = 'dev.ponder.desktop';
 const SIZE = SHORT ? { turns: 50, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 5 } : { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20 };
 /** Tokens per second of the streaming figure, and for how long. */
 const RATE = 200;
@@ -82,12 +79,59 @@ function memory(root) {
       // gone meanwhile
     }
   }
-  return { total, by };
+  let app = null;
+  try {
+    app = appBreakdown(root);
+  } catch {
+    // gone meanwhile
+  }
+  return { total, by, app };
+}
+
+/**
+ * Where the app's own process's PSS goes, in MB: its own code and data (the binary's
+ * mappings), WebKit's libraries, the other libraries, the heap (malloc's and anonymous
+ * memory) and the rest (shared memory for the window's pictures, stacks).
+ */
+function appBreakdown(pid) {
+  const parts = { own_code: 0, webkit: 0, libraries: 0, heap: 0, other: 0 };
+  const own = readlinkSync(`/proc/${pid}/exe`);
+  const partOf = (path) => {
+    if (path === own) return 'own_code';
+    if (/libwebkit2gtk|libjavascriptcoregtk/.test(path)) return 'webkit';
+    if (/\.so(\.|$)/.test(path)) return 'libraries';
+    if (path === '' || path === '[heap]') return 'heap';
+    return 'other';
+  };
+  let part = 'other';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
+    if (mapping) part = partOf(mapping[1]);
+    const pss = line.match(/^Pss:\s+(\d+) kB/);
+    if (pss) parts[part] += Number(pss[1]) / 1024;
+  }
+  return parts;
 }
 
 function reportMemory(prefix, mem) {
   figure(`${prefix}_total_mb`, mem.total, 'MB');
   for (const [name, mb] of Object.entries(mem.by).sort((a, b) => b[1] - a[1])) figure(`${prefix}_${name.replace(/\W+/g, '_')}_mb`, mb, 'MB');
+  for (const [part, mb] of Object.entries(mem.app ?? {})) figure(`${prefix}_app_${part}_mb`, mb, 'MB');
+}
+
+/**
+ * How many of the functions in src-tauri/startup-order.txt the app binary still has, in %:
+ * a release build links them first and together; a new compiler or new dependencies rename
+ * them, and then ./.ci/startup-order writes the list again. (A debug build has other names.)
+ */
+function startupOrderFound(app) {
+  const wanted = readFileSync(join(repoRoot, 'src-tauri', 'startup-order.txt'), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'));
+  const nm = spawnSync('nm', ['--defined-only', app], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (nm.status !== 0) throw new Error(`nm ${app} failed: ${nm.stderr}`);
+  const names = new Set(nm.stdout.split('\n').map((line) => line.split(' ')[2]));
+  return (100 * wanted.filter((name) => names.has(name)).length) / wanted.length;
 }
 
 /** When a process started, in ms since the epoch (to 10 ms). */
@@ -101,32 +145,46 @@ function startedAt(pid) {
 
 // ---- the page --------------------------------------------------------------------------------
 
-/** Opens a conversation by its title, from the click until `lastKey`'s row has been painted. */
+/**
+ * Opens a conversation by its title, from the click until `lastKey`'s row has been painted:
+ * the first frame that has the row on screen, until that frame's drawing is done (a task
+ * posted from its animation-frame callbacks runs only after its style, layout and paint, as
+ * for the streaming figure).
+ */
 const OPEN = `
   const [title, lastKey] = arguments;
   const row = [...document.querySelectorAll('[data-testid="conversation"]')].find((r) => r.textContent.includes(title));
   if (!row) return { error: 'no conversation ' + title };
   const target = row.querySelector('button') ?? row;
+  const onScreen = (el) => {
+    const scroller = document.querySelector('[data-testid="thread-scroller"]');
+    if (!scroller) return false;
+    const r = el.getBoundingClientRect();
+    const v = scroller.getBoundingClientRect();
+    return r.height > 0 && r.bottom > v.top && r.top < v.bottom;
+  };
   return new Promise((resolve) => {
     const t0 = performance.now();
     target.click();
     const poll = () => {
-      if (document.querySelector('[data-key="' + lastKey + '"]')) {
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() => {
-            const ms = performance.now() - t0;
-            // The backend's part: from the click to the conversation read (store, IPC, JSON).
-            const read = performance.getEntriesByName('ponder:open:read').at(-1);
-            // …and the page's: the thread's components made and put in the document.
-            const rendered = performance.getEntriesByName('ponder:open:rendered').at(-1);
-            resolve({
-              ms,
-              t0,
-              readMs: read ? read.startTime - t0 : null,
-              renderedMs: read && rendered ? rendered.startTime - read.startTime : null,
-            });
-          }),
-        );
+      const last = document.querySelector('[data-key="' + lastKey + '"]');
+      if (last && onScreen(last)) {
+        const drawn = new MessageChannel();
+        drawn.port1.onmessage = () => {
+          const ms = performance.now() - t0;
+          drawn.port1.close();
+          // The backend's part: from the click to the conversation read (store, IPC, JSON).
+          const read = performance.getEntriesByName('ponder:open:read').at(-1);
+          // …and the page's: the thread's components made and put in the document.
+          const rendered = performance.getEntriesByName('ponder:open:rendered').at(-1);
+          resolve({
+            ms,
+            t0,
+            readMs: read ? read.startTime - t0 : null,
+            renderedMs: read && rendered ? rendered.startTime - read.startTime : null,
+          });
+        };
+        drawn.port2.postMessage(null);
       } else if (performance.now() - t0 > 60000) {
         resolve({ error: 'the last message never showed' });
       } else {
@@ -210,25 +268,10 @@ const WATCH = `
 // ---- the run ---------------------------------------------------------------------------------
 
 async function main() {
-  const dataHome = mkdtempSync(join(tmpdir(), 'ponder-bench-'));
-  const appDir = join(dataHome, IDENTIFIER);
-  mkdirSync(appDir, { recursive: true });
-  const history = benchHistory(SIZE);
-  const backup = join(dataHome, 'history.json');
-  writeFileSync(backup, history.json);
-  execFileSync(binary('ponder-cli', 'PONDER_CLI'), ['--db', join(appDir, 'ponder.sqlite3'), 'import', backup], { stdio: 'ignore' });
+  // The streaming figure's answer: `RATE` delta events a second for `STREAM_SECONDS`.
+  const { dataHome, history, mock, env } = await benchScene({ size: SIZE, rate: RATE, tokens: RATE * STREAM_SECONDS });
   figure('history_messages', SIZE.turns * 2 + 2 + SIZE.others * 2);
   figure('history_file_mb', history.json.length / 1e6, 'MB');
-
-  // The streaming figure's answer: `RATE` delta events a second for `STREAM_SECONDS`.
-  const tokens = RATE * STREAM_SECONDS;
-  const streamFile = join(dataHome, 'stream.sse');
-  writeFileSync(streamFile, anthropicStream({ thinking: Math.round(tokens * 0.6), text: tokens - Math.round(tokens * 0.6) }));
-  stage = 'starting the mock provider';
-  const mock = await startMockProvider(streamFile, { chunkSize: deltaBytes(), delayMs: Math.round(1000 / RATE) });
-  writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { anthropic: { enabled: true, baseUrl: mock.url } } }));
-
-  const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real' };
   const app = appBinary();
   // The Secret Service answers before the app asks it anything, as in the tests (the app
   // itself never waits on a keyring that is still starting).
@@ -236,6 +279,7 @@ async function main() {
   const keyring = await startKeyring(dataHome);
   try {
     stage = 'launching the app directly';
+    figure('startup_order_found_pct', startupOrderFound(app), '%');
     await launches(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });
     stage = 'starting WebDriver';
     const driver = await startDriver({ env });
