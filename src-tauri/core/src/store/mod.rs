@@ -107,11 +107,6 @@ impl std::fmt::Debug for Store {
 /// less; 64 KB pages were no faster and make every small change a larger write.
 const NEW_PAGE_SIZE: i64 = 16_384;
 
-/// SQLite's own cache of pages, in KiB (its default is 2 MiB). The operating system caches
-/// the file too, so a page read again costs a copy, not a disk read; what SQLite keeps is
-/// the app's memory for as long as it runs, and start-up's first reads filled all 2 MiB.
-const PAGE_CACHE_KIB: i64 = 512;
-
 impl Store {
     /// Opens (creating if needed) the database at `path`, upgrades its schema, and marks
     /// messages left `streaming` by a crash as `interrupted`, keeping their text and thoughts.
@@ -158,7 +153,6 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "cache_size", -PAGE_CACHE_KIB)?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if version > LATEST_VERSION {
             return Err(StoreError::NewerSchema {

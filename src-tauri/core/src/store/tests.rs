@@ -178,14 +178,6 @@ fn page_size(store: &Store) -> i64 {
 }
 
 #[test]
-fn sqlites_own_page_cache_is_kept_small() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("h.sqlite3")).unwrap();
-    // Negative: a size in KiB rather than in pages.
-    assert_eq!(number(&store, "PRAGMA cache_size"), -PAGE_CACHE_KIB);
-}
-
-#[test]
 fn a_new_history_has_large_pages_and_an_existing_one_keeps_its_own() {
     let dir = tempfile::tempdir().unwrap();
     let new = dir.path().join("new.sqlite3");
