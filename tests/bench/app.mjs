@@ -16,13 +16,13 @@ import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs
 import { startKeyring } from '../support/keyring.mjs';
 import { repoRoot } from '../support/paths.mjs';
 import { LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
-import { benchScene } from './scene.mjs';
+import { benchScene, FULL_SIZE } from './scene.mjs';
 
 const SHORT = process.argv.includes('--short');
 /** `--only=scroll,stream`: only those parts (start-up, memory and opening always run). */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const want = (part) => !ONLY || ONLY.includes(part);
-const SIZE = SHORT ? { turns: 50, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 5 } : { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20 };
+const SIZE = SHORT ? { ...FULL_SIZE, turns: 50, others: 5 } : FULL_SIZE;
 /** Tokens per second of the streaming figure, and for how long. */
 const RATE = 200;
 const STREAM_SECONDS = SHORT ? 2 : 10;

@@ -12,7 +12,10 @@ import { binary } from './binaries.mjs';
 import { benchHistory } from './history.mjs';
 import { anthropicStream, deltaBytes } from './stream.mjs';
 
-export const IDENTIFIER = 'dev.ponder.desktop';
+const IDENTIFIER = 'dev.ponder.desktop';
+/** The benchmark's history: 1,000 turns with ~14 KB of thoughts each, one 200 KB thought, and
+ * 20 other conversations. */
+export const FULL_SIZE = { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20 };
 
 /**
  * Resolves to { dataHome, history, mock, env }: `env` is what the app needs on top of the

@@ -19,12 +19,13 @@ import { join } from 'node:path';
 
 import { appBinary, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
-import { benchScene } from './scene.mjs';
+import { benchScene, FULL_SIZE } from './scene.mjs';
 
 const OUT = process.argv[2];
 if (!OUT) throw new Error('usage: node bench/startup-order.mjs OUT');
 const IDLE_SECONDS = 10;
-/** Under Valgrind the app runs ~50 times slower: its list takes a minute or two to show. */
+/** Under Valgrind the app's own process runs tens of times slower (its web process is not
+ * traced): its list has taken ~10 s to show here. */
 const START_LIMIT_MS = 10 * 60_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -49,7 +50,7 @@ function functionsThatRan(files, binary) {
 
 async function main() {
   const app = appBinary();
-  const { dataHome, mock, env } = await benchScene({ size: { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20 }, rate: 200, tokens: 200 });
+  const { dataHome, mock, env } = await benchScene({ size: FULL_SIZE, rate: 200, tokens: 200 });
   const profiles = mkdtempSync(join(tmpdir(), 'ponder-callgrind-'));
   const keyring = await startKeyring(dataHome);
   try {
