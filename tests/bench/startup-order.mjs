@@ -53,8 +53,9 @@ async function main() {
   const { dataHome, mock, env } = await benchScene({ size: FULL_SIZE, rate: 200, tokens: 200 });
   const profiles = mkdtempSync(join(tmpdir(), 'ponder-callgrind-'));
   const keyring = await startKeyring(dataHome);
+  let child = null;
   try {
-    const child = spawn(
+    child = spawn(
       'valgrind',
       ['--tool=callgrind', '--demangle=no', '--compress-strings=no', '--compress-pos=no', `--callgrind-out-file=${join(profiles, 'out')}`, app],
       { env: { ...process.env, ...env, XDG_CONFIG_HOME: dataHome, PONDER_WEBVIEW_CONSOLE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -72,7 +73,6 @@ async function main() {
     const dumped = spawnSync('callgrind_control', ['--dump', String(child.pid)], { encoding: 'utf8' });
     if (dumped.status !== 0) throw new Error(`callgrind_control failed: ${dumped.stderr}`);
     await waitFor(() => readdirSync(profiles).some((f) => /^out\.\d+$/.test(f)), 'the profile written', 60_000);
-    child.kill('SIGKILL');
     const files = readdirSync(profiles).filter((f) => /^out\.\d+$/.test(f)).map((f) => join(profiles, f));
     const names = functionsThatRan(files, app);
     if (names.length < 500) throw new Error(`only ${names.length} functions of ${app} ran: is it the binary Valgrind ran?`);
@@ -85,6 +85,8 @@ async function main() {
     writeFileSync(OUT, `${[...header, ...names].join('\n')}\n`);
     console.log(`startup-order: ${names.length} functions written to ${OUT}`);
   } finally {
+    // Also when it failed: an app left under Valgrind would keep running.
+    if (child && child.exitCode === null) child.kill('SIGKILL');
     await keyring.stop();
     mock.stop();
     rmSync(dataHome, { recursive: true, force: true });
