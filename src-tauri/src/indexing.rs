@@ -4,6 +4,7 @@
 //! thought takes tens of milliseconds, which ending a turn should not wait for. The app does
 //! it a moment after a turn ends and after start-up (answers the command line wrote), once
 //! the window's own reads have gone first; a search before then does it itself.
+//! Then what SQLite cached for the pass and the reads before it goes back to the system.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,6 +19,13 @@ pub fn index_soon(store: Arc<Store>) {
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(AFTER).await;
         // Nothing to tell anyone on failure: the next search tries again.
-        let _ = tauri::async_runtime::spawn_blocking(move || store.index_pending()).await;
+        let _ = tauri::async_runtime::spawn_blocking(move || {
+            let _ = store.index_pending();
+            // What the pass and the reads before it cached stays otherwise held while the
+            // app idles, which is most of its life.
+            let _ = store.release_memory();
+            crate::memory::give_back();
+        })
+        .await;
     });
 }

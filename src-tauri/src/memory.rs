@@ -24,9 +24,10 @@ pub fn give_back_soon() {
     });
 }
 
+/// Gives free memory back to the system now; blocks for a few milliseconds.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
-fn give_back() {
+pub fn give_back() {
     // SAFETY: malloc_trim only walks and releases free chunks of glibc's own arenas; it is
     // thread-safe (it takes each arena's lock) and has no preconditions.
     unsafe {
@@ -35,4 +36,4 @@ fn give_back() {
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn give_back() {}
+pub fn give_back() {}

@@ -203,6 +203,25 @@ fn a_new_history_has_large_pages_and_an_existing_one_keeps_its_own() {
 }
 
 #[test]
+fn a_history_whose_cache_was_given_back_reads_and_writes_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("history.sqlite3")).unwrap();
+    let c = conversation(&store, "cached");
+    let first = complete_turn(&store, &c.id, "q1", &"t".repeat(100_000), "a1");
+    assert_eq!(store.messages(&c.id).unwrap().len(), 2);
+    store.index_pending().unwrap();
+
+    store.release_memory().unwrap();
+    let read = store.messages(&c.id).unwrap();
+    assert_eq!(read.len(), 2);
+    assert_eq!(read[1].id, first);
+    complete_turn(&store, &c.id, "q2", "t2", "a2");
+    store.release_memory().unwrap();
+    assert_eq!(store.messages(&c.id).unwrap().len(), 4);
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
 fn a_crash_leaves_an_interrupted_message_with_what_was_flushed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
