@@ -165,8 +165,11 @@ const OPEN = `
   };
   return new Promise((resolve) => {
     const t0 = performance.now();
+    // When each frame's callbacks ran, to tell waiting for frames from drawing the last one.
+    const frames = [];
     target.click();
     const poll = () => {
+      frames.push(performance.now() - t0);
       const last = document.querySelector('[data-key="' + lastKey + '"]');
       if (last && onScreen(last)) {
         const drawn = new MessageChannel();
@@ -177,11 +180,19 @@ const OPEN = `
           const read = performance.getEntriesByName('ponder:open:read').at(-1);
           // …and the page's: the thread's components made and put in the document.
           const rendered = performance.getEntriesByName('ponder:open:rendered').at(-1);
+          const madeAt = rendered ? rendered.startTime - t0 : null;
+          const shownAt = frames.at(-1);
           resolve({
             ms,
             t0,
             readMs: read ? read.startTime - t0 : null,
             renderedMs: read && rendered ? rendered.startTime - read.startTime : null,
+            // From the rows made to the callbacks of the frame that first shows the last one,
+            // and how many frames began in between (0: the next frame showed it)…
+            toFrameMs: madeAt !== null ? shownAt - madeAt : null,
+            framesBetween: madeAt !== null ? frames.filter((at) => at > madeAt).length - 1 : null,
+            // …then that frame's style, layout and paint, until it is drawn.
+            drawingMs: ms - shownAt,
           });
         };
         drawn.port2.postMessage(null);
@@ -306,6 +317,11 @@ async function main() {
       figure('open_long_thread_ms', open.ms, 'ms');
       if (open.readMs !== null) figure('open_long_thread_read_ms', open.readMs, 'ms');
       if (open.renderedMs !== null) figure('open_long_thread_rendered_ms', open.renderedMs, 'ms');
+      if (open.toFrameMs !== null) {
+        figure('open_long_thread_to_frame_ms', open.toFrameMs, 'ms');
+        figure('open_long_thread_frames_between', open.framesBetween, '');
+      }
+      figure('open_long_thread_drawing_ms', open.drawingMs, 'ms');
       await sleep(1000);
       // The thread opens at its end; the rest of it joins above right after.
       const whole = await s.execute(`const m = performance.getEntriesByName('ponder:open:whole').at(-1); return m ? m.startTime - arguments[0] : null;`, [open.t0]);
