@@ -24,7 +24,8 @@ pub fn index_soon(store: Arc<Store>) {
             // What the pass and the reads before it cached stays otherwise held while the
             // app idles, which is most of its life.
             let _ = store.release_memory();
-            crate::memory::give_back();
+            // Once, with the turn's own request freed (it asked already; this moves it later).
+            crate::memory::give_back_soon();
         })
         .await;
     });

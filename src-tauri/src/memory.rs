@@ -24,10 +24,9 @@ pub fn give_back_soon() {
     });
 }
 
-/// Gives free memory back to the system now; blocks for a few milliseconds.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
-pub fn give_back() {
+fn give_back() {
     // SAFETY: malloc_trim only walks and releases free chunks of glibc's own arenas; it is
     // thread-safe (it takes each arena's lock) and has no preconditions.
     unsafe {
@@ -36,4 +35,4 @@ pub fn give_back() {
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub fn give_back() {}
+fn give_back() {}
