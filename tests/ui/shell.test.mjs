@@ -58,4 +58,40 @@ describe('the app shell in Chromium', () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  it('lays out a hidden sample of the thread once while a new window idles, and leaves nothing of it', async () => {
+    const { page, problems } = await browser.open();
+    // Watch from the very start of the page this time.
+    await page.addInitScript(() => {
+      window.__warmup = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof HTMLElement) || !node.classList.contains('warmup')) continue;
+            const box = node.getBoundingClientRect();
+            window.__warmup.push({
+              visibility: getComputedStyle(node).visibility,
+              height: box.height,
+              ariaHidden: node.getAttribute('aria-hidden'),
+              inert: node.inert,
+              codeBlocks: node.querySelectorAll('[data-testid="message-assistant"] .prose pre code.hljs').length,
+              thoughts: node.querySelectorAll('[data-testid="thought-pane"]').length,
+            });
+          }
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.reload();
+    await page.getByTestId('status-version').waitFor();
+    await page.waitForFunction(() => performance.getEntriesByName('ponder:warmup').length > 0);
+    await page.waitForTimeout(400);
+    const seen = await page.evaluate(() => window.__warmup);
+    assert.deepEqual(seen, [{ visibility: 'hidden', height: 0, ariaHidden: 'true', inert: true, codeBlocks: 2, thoughts: 1 }]);
+    assert.equal(await page.evaluate(() => performance.getEntriesByName('ponder:warmup').length), 1, 'once');
+    assert.equal(await page.locator('.warmup').count(), 0, 'removed after its frame');
+    assert.equal(await page.getByTestId('message-assistant').count(), 0);
+    assert.ok(await page.getByTestId('thread-empty').isVisible());
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

@@ -26,6 +26,14 @@ export function markStep(name: string): void {
   performance.mark(name);
 }
 
+/** Records how long a step took, from `start` (a `performance.now()`) to now, for the
+ * benchmark (`ponder:warmup`); the page keeps only the newest of each name. */
+export function measureSince(name: string, start: number): void {
+  if (typeof performance === 'undefined' || typeof performance.measure !== 'function') return;
+  performance.clearMeasures(name);
+  performance.measure(name, { start, end: performance.now() });
+}
+
 declare global {
   interface Window {
     /** Set to an array by a benchmark: for each frame of stream events, the ms from the
