@@ -63,20 +63,26 @@ describe('the app shell in Chromium', () => {
     const { page, problems } = await browser.open();
     // Watch from the very start of the page this time.
     await page.addInitScript(() => {
-      window.__warmup = [];
+      window.__warmup = { boxes: [], codeBlocks: 0, thoughts: 0, questions: 0 };
+      // Each element once, however its subtree was added.
+      const seen = new WeakSet();
+      const count = (node, css) =>
+        [...(node.matches(css) ? [node] : []), ...node.querySelectorAll(css)].filter((el) => !seen.has(el) && seen.add(el)).length;
       new MutationObserver((records) => {
         for (const record of records) {
           for (const node of record.addedNodes) {
-            if (!(node instanceof HTMLElement) || !node.classList.contains('warmup')) continue;
-            const box = node.getBoundingClientRect();
-            window.__warmup.push({
-              visibility: getComputedStyle(node).visibility,
-              height: box.height,
-              ariaHidden: node.getAttribute('aria-hidden'),
-              inert: node.inert,
-              codeBlocks: node.querySelectorAll('[data-testid="message-assistant"] .prose pre code.hljs').length,
-              thoughts: node.querySelectorAll('[data-testid="thought-pane"]').length,
-            });
+            if (!(node instanceof HTMLElement) || !node.closest('.warmup')) continue;
+            if (node.classList.contains('warmup')) {
+              window.__warmup.boxes.push({
+                visibility: getComputedStyle(node).visibility,
+                height: node.getBoundingClientRect().height,
+                ariaHidden: node.getAttribute('aria-hidden'),
+                inert: node.inert,
+              });
+            }
+            window.__warmup.codeBlocks += count(node, '.prose pre code.hljs');
+            window.__warmup.thoughts += count(node, '[data-testid="thought-pane"]');
+            window.__warmup.questions += count(node, '[data-testid="message-user"]');
           }
         }
       }).observe(document, { childList: true, subtree: true });
@@ -84,9 +90,16 @@ describe('the app shell in Chromium', () => {
     await page.reload();
     await page.getByTestId('status-version').waitFor();
     await page.waitForFunction(() => performance.getEntriesByName('ponder:warmup').length > 0);
+    const longest = await page.evaluate(() => performance.getEntriesByName('ponder:warmup:longest-step')[0]?.duration);
+    assert.ok(longest > 0, 'its longest step is measured');
     await page.waitForTimeout(400);
     const seen = await page.evaluate(() => window.__warmup);
-    assert.deepEqual(seen, [{ visibility: 'hidden', height: 0, ariaHidden: 'true', inert: true, codeBlocks: 2, thoughts: 1 }]);
+    assert.deepEqual(seen, {
+      boxes: [{ visibility: 'hidden', height: 0, ariaHidden: 'true', inert: true }],
+      codeBlocks: 2,
+      thoughts: 1,
+      questions: 1,
+    });
     assert.equal(await page.evaluate(() => performance.getEntriesByName('ponder:warmup').length), 1, 'once');
     assert.equal(await page.locator('.warmup').count(), 0, 'removed after its frame');
     assert.equal(await page.getByTestId('message-assistant').count(), 0);

@@ -3,7 +3,7 @@
 import { Channel, invoke } from '@tauri-apps/api/core';
 
 import { perFrame } from './frames';
-import { measureDelivery, measurePaint } from './perf';
+import { measureDelivery, measurePaint, paintFloor } from './perf';
 import {
   ERROR_CODES,
   type NewCustomProvider,
@@ -84,10 +84,17 @@ function eventChannel(onEvent: (event: StreamEvent) => void): { channel: Channel
   let open = true;
   const deliver = perFrame<StreamEvent>((events) => {
     let arrived = Infinity;
+    const floor = paintFloor();
     for (const event of events) {
       if (!open) return;
       if (event.type === 'done' || event.type === 'error' || event.type === 'cancelled') open = false;
-      if (event.type === 'textDelta' || event.type === 'thinkingDelta') arrived = Math.min(arrived, event.at);
+      if (event.type === 'textDelta' || event.type === 'thinkingDelta') {
+        arrived = Math.min(arrived, event.at);
+        if (floor) {
+          floor(event.text);
+          continue;
+        }
+      }
       onEvent(event);
     }
     if (arrived !== Infinity) measurePaint(arrived);

@@ -26,12 +26,12 @@ export function markStep(name: string): void {
   performance.mark(name);
 }
 
-/** Records how long a step took, from `start` (a `performance.now()`) to now, for the
+/** Records how long a step took, from `start` to `end` (`performance.now()` times), for the
  * benchmark (`ponder:warmup`); the page keeps only the newest of each name. */
-export function measureSince(name: string, start: number): void {
+export function measureSince(name: string, start: number, end = performance.now()): void {
   if (typeof performance === 'undefined' || typeof performance.measure !== 'function') return;
   performance.clearMeasures(name);
-  performance.measure(name, { start, end: performance.now() });
+  performance.measure(name, { start, end });
 }
 
 declare global {
@@ -42,6 +42,8 @@ declare global {
     /** Set to an array by a benchmark: for each streamed token event, the ms from its
      * arrival in the backend to the page receiving it. */
     __ponderDeliveryLatency?: number[];
+    /** Set by a benchmark to measure the floor of the paint latency (`paintFloor`). */
+    __ponderPaintFloor?: boolean;
   }
 }
 
@@ -70,4 +72,26 @@ export function measurePaint(arrived: number): void {
 export function measureDelivery(arrived: number): void {
   const sink = typeof window === 'undefined' ? undefined : window.__ponderDeliveryLatency;
   if (Array.isArray(sink)) sink.push(performance.timeOrigin + performance.now() - arrived);
+}
+
+/**
+ * The floor under the paint latency. While a benchmark sets `window.__ponderPaintFloor`, a
+ * run's text and thought deltas only replace a text node on screen instead of reaching the
+ * thread: the same backend, channel, batching per frame and drawing, without the thread's own
+ * work, which is what the thread adds. Returns what shows a delta, or null (not measuring).
+ */
+export function paintFloor(): ((delta: string) => void) | null {
+  if (typeof window === 'undefined' || window.__ponderPaintFloor !== true) return null;
+  let box = document.getElementById('ponder-paint-floor');
+  if (!box) {
+    box = document.createElement('div');
+    box.id = 'ponder-paint-floor';
+    box.style.cssText = 'position:fixed;right:8px;bottom:8px;z-index:1000;pointer-events:none;font:12px monospace';
+    box.append(document.createTextNode(''));
+    document.body.append(box);
+  }
+  const text = box.firstChild as Text;
+  return (delta) => {
+    text.data = delta;
+  };
 }

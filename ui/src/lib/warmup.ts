@@ -19,7 +19,7 @@ const BASE = {
   cost: null,
 } satisfies Partial<MessageView>;
 
-const ANSWER = [
+const PROSE = [
   '# A heading',
   '## A smaller heading',
   '### The smallest heading',
@@ -27,36 +27,52 @@ const ANSWER = [
   '- a list item\n- another\n  1. a numbered one',
   '> A quotation.',
   '| a table | head |\n|---|---|\n| a | cell |',
-  '```python\ndef check(n):\n    return n % 2 == 0  # a comment\n```',
-  '```\nplain code\n```',
 ].join('\n\n');
 
-/** The messages drawn; their ids never reach the backend. */
-export const WARMUP_MESSAGES: readonly MessageView[] = [
-  { ...BASE, id: 'warmup-question', role: 'user', model: null, parts: [{ type: 'text', text: 'A question?' }] },
-  {
-    ...BASE,
-    id: 'warmup-answer',
-    role: 'assistant',
-    model: 'a model',
-    choice: 'high',
-    usage: { input: 1200, output: 3400, reasoning: 2100 },
-    thinkingMs: 14_000,
-    cost: 0.0123,
-    notes: ['A note on how the turn was sent', '⚠ a warning'],
-    parts: [
-      {
-        type: 'thinking',
-        text: 'A first line of thought.\nA second **line**, with `code`.',
-        source: null,
-        summary: true,
-        redacted: false,
-        hidden: false,
-        durationMs: 14_000,
-        tokenEstimate: 2100,
-        partial: false,
-      },
-      { type: 'text', text: ANSWER },
-    ],
-  },
+const CODE = ['```python\ndef check(n):\n    return n % 2 == 0  # a comment\n```', '```\nplain code\n```'].join('\n\n');
+
+const answer = (id: string, text: string): MessageView => ({
+  ...BASE,
+  id,
+  role: 'assistant',
+  model: 'a model',
+  parts: [{ type: 'text', text }],
+});
+
+/**
+ * What is drawn, a step a frame (each step's layout is a few dozen milliseconds on a cold
+ * web view: in one piece it would hold the window for over a hundred). Their ids never reach
+ * the backend.
+ */
+export const WARMUP_STEPS: readonly (readonly MessageView[])[] = [
+  [
+    { ...BASE, id: 'warmup-question', role: 'user', model: null, parts: [{ type: 'text', text: 'A question?' }] },
+    {
+      ...BASE,
+      id: 'warmup-answer',
+      role: 'assistant',
+      model: 'a model',
+      choice: 'high',
+      usage: { input: 1200, output: 3400, reasoning: 2100 },
+      thinkingMs: 14_000,
+      cost: 0.0123,
+      notes: ['A note on how the turn was sent', '⚠ a warning'],
+      parts: [
+        {
+          type: 'thinking',
+          text: 'A first line of thought.\nA second **line**, with `code`.',
+          source: null,
+          summary: true,
+          redacted: false,
+          hidden: false,
+          durationMs: 14_000,
+          tokenEstimate: 2100,
+          partial: false,
+        },
+        { type: 'text', text: 'A short answer.' },
+      ],
+    },
+  ],
+  [answer('warmup-prose', PROSE)],
+  [answer('warmup-code', CODE)],
 ];
