@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { remoteHost, renderMarkdown, renderMarkdownStreaming, splitBlocks } from './markdown';
+import { remoteHost, renderMarkdown, renderMarkdownStreaming, renderMarkdownStreamingBlocks, splitBlocks } from './markdown';
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -88,6 +88,15 @@ describe('streaming markdown', () => {
     expect(dom(renderMarkdownStreaming(src)).textContent?.replace(/\s+/g, ' ')).toBe(
       dom(renderMarkdown(src)).textContent?.replace(/\s+/g, ' '),
     );
+  });
+
+  it('gives the blocks before the last the same HTML as the text grows, so they keep their nodes', () => {
+    const before = renderMarkdownStreamingBlocks('First **block**.\n\n```py\nx = 1\n```\n\nThe last one gr');
+    const after = renderMarkdownStreamingBlocks('First **block**.\n\n```py\nx = 1\n```\n\nThe last one grows');
+    expect(after).toHaveLength(3);
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    expect(dom(after[2] ?? '').textContent?.trim()).toBe('The last one grows');
+    expect(renderMarkdownStreaming('a\n\nb')).toBe(renderMarkdownStreamingBlocks('a\n\nb').join('\n'));
   });
 });
 

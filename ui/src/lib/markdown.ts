@@ -315,9 +315,15 @@ export function markdownPieces(source: string, size: number): string[] {
   return pieces;
 }
 
-/** Renders a message that is still streaming: finished blocks come from the cache of
- * rendered Markdown, only the last (still growing) one is rendered each time. */
-export function renderMarkdownStreaming(source: string): string {
+/** Renders a message that is still streaming, a top-level block at a time: finished blocks
+ * come from the cache of rendered Markdown, only the last (still growing) one is rendered
+ * each time. */
+export function renderMarkdownStreamingBlocks(source: string): string[] {
   const blocks = splitBlocks(source);
-  return blocks.map((block, i) => (i === blocks.length - 1 ? renderMarkdown(block) : renderMarkdownCached(block))).join('\n');
+  return blocks.map((block, i) => (i === blocks.length - 1 ? renderMarkdown(block) : renderMarkdownCached(block)));
+}
+
+/** `renderMarkdownStreamingBlocks` as one piece of HTML. */
+export function renderMarkdownStreaming(source: string): string {
+  return renderMarkdownStreamingBlocks(source).join('\n');
 }
