@@ -28,10 +28,10 @@ export function markStep(name: string): void {
 
 /** Records how long a step took, from `start` to `end` (`performance.now()` times), for the
  * benchmark (`ponder:warmup`); the page keeps only the newest of each name. */
-export function measureSince(name: string, start: number, end = performance.now()): void {
+export function measureSince(name: string, start: number, end?: number): void {
   if (typeof performance === 'undefined' || typeof performance.measure !== 'function') return;
   performance.clearMeasures(name);
-  performance.measure(name, { start, end });
+  performance.measure(name, { start, end: end ?? performance.now() });
 }
 
 declare global {
