@@ -1,5 +1,5 @@
 import { Marked } from 'marked';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { FAST_TOKENIZER, maySetextHeading, remoteHost, renderMarkdown, renderMarkdownStreaming, renderMarkdownStreamingBlocks, splitBlocks } from './markdown';
 
@@ -172,5 +172,15 @@ describe('the setext heading test before marked\'s own', () => {
 
   it('lexes 3,000 generated documents exactly as marked alone does', () => {
     for (const doc of documents) expect(fast.lexer(doc), JSON.stringify(doc)).toEqual(plain.lexer(doc));
+  });
+});
+
+describe('highlighting', () => {
+  it('knows every language and alias on the very first call (they are registered then)', async () => {
+    vi.resetModules();
+    const fresh = await import('./markdown');
+    expect(fresh.highlight('let x: number = 1;', 'ts')).toContain('hljs-keyword');
+    expect(fresh.highlight('echo hi', 'sh')).toContain('hljs-built_in');
+    expect(fresh.highlight('<b>x</b>', 'nope')).toBe('&lt;b&gt;x&lt;/b&gt;');
   });
 });
