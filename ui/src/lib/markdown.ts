@@ -357,8 +357,3 @@ export function renderMarkdownStreamingBlocks(source: string): string[] {
   const blocks = splitBlocks(source);
   return blocks.map((block, i) => (i === blocks.length - 1 ? renderMarkdown(block) : renderMarkdownCached(block)));
 }
-
-/** `renderMarkdownStreamingBlocks` as one piece of HTML. */
-export function renderMarkdownStreaming(source: string): string {
-  return renderMarkdownStreamingBlocks(source).join('\n');
-}
