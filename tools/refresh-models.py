@@ -39,6 +39,7 @@ PROVIDERS = {
     "minimax": "minimax",
     "xai": "xai",
     "zai": "zai",
+    "copilot": "github_copilot",
 }
 
 # Ids that are not for chatting even where LiteLLM files them as chat: speech, search,

@@ -49,6 +49,7 @@ async fn run_against(url: &str, config: &HttpConfig, cancel: CancellationToken) 
         api_key: Some("test-key-not-real"),
         context_tokens: 0,
         tools: &[],
+        renew_key: None,
     };
     let client = http::client(config).unwrap();
     let mut retries = 0;

@@ -53,6 +53,7 @@ pub fn request<'a>(
         api_key: Some(FAKE_KEY),
         context_tokens: 0,
         tools: &[],
+        renew_key: None,
     }
 }
 

@@ -261,6 +261,7 @@ async fn stopping_while_a_call_waits_ends_the_loop_at_once_and_keeps_everything(
             api_key: Some("FAKE-key-not-real"),
             context_tokens: 0,
             tools: &[],
+            renew_key: None,
         },
         Some(&host as &dyn ToolHost),
         RecordOptions::default(),

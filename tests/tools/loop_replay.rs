@@ -209,6 +209,7 @@ async fn run_steps(
         api_key: Some(FAKE_KEY),
         context_tokens: 0,
         tools: &[],
+        renew_key: None,
     };
     let events = Mutex::new(Vec::new());
     let (_, outcome) = run_recorded_with_tools(
@@ -736,6 +737,7 @@ async fn a_step_limit_answers_the_calls_it_will_not_run_and_stops() {
             api_key: Some(FAKE_KEY),
             context_tokens: 0,
             tools: &[],
+            renew_key: None,
         },
         Some(&tools),
         RecordOptions {

@@ -223,6 +223,7 @@ pub fn translate_preview(
         api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
         context_tokens: 0,
         tools: &[],
+        renew_key: None,
     };
     let (sent, left_out, tokens) = fit_history(&history, &turn);
     turn.history = sent;

@@ -3,6 +3,7 @@
 
 pub mod anthropic;
 pub mod context;
+pub mod copilot;
 pub mod error;
 pub mod gemini;
 pub mod http;
@@ -65,7 +66,7 @@ pub fn request_headers(
         "accept".into(),
         "text/event-stream, application/x-ndjson, application/json".into(),
     ));
-    for (name, value) in &plan.headers {
+    for (name, value) in model.provider.headers.iter().chain(&plan.headers) {
         headers.push((name.clone(), value.clone()));
     }
     headers

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::choice::{Choice, ChoiceError, parse_model_choice};
 use super::model_list::{ListedModel, ModelList};
+use super::plan::ApiChoice;
 
 /// The wire protocol a provider speaks by default (its catalog entry). One request may go
 /// elsewhere: see [`Endpoint`](super::plan::Endpoint).
@@ -59,6 +60,17 @@ pub enum Dialect {
     ChatTemplate,
     /// LM Studio and other OpenAI-compatible servers: `reasoning_effort` if anything.
     OpenaiCompatible,
+    /// GitHub Copilot: the OpenAI spelling at most `high`, the system prompt as a `developer`
+    /// message on Responses, and nothing at all to switch thinking off.
+    Copilot,
+}
+
+/// How a provider is signed in to, where it is not with an API key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignIn {
+    /// GitHub's device flow; the GitHub token is kept where an API key would be.
+    Github,
 }
 
 /// An effort value, as OpenAI-style and Anthropic adaptive APIs name them.
@@ -240,6 +252,10 @@ pub struct ModelRule {
     /// The model reasons inside `<think>` tags in its content (and may omit the opening tag).
     #[serde(default)]
     pub think_tags: bool,
+    /// The API the family is sent to when the user chose none (Copilot's GPT-5 family on
+    /// Responses, its Claude models on Chat Completions).
+    #[serde(default)]
+    pub api: Option<ApiChoice>,
     #[serde(default)]
     pub notes: String,
 }
@@ -269,6 +285,12 @@ pub struct ProviderEntry {
     /// The tokenizer its models count with, where one is known and shipped: `o200k`.
     #[serde(default)]
     pub tokenizer: Option<Tokenizer>,
+    /// Signed in to some other way than with an API key.
+    #[serde(default)]
+    pub sign_in: Option<SignIn>,
+    /// Headers every request to it carries.
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
     pub generic: GenericRule,
 }
 
@@ -318,6 +340,8 @@ pub struct ModelInfo {
     pub default: String,
     pub interleaved_header: bool,
     pub think_tags: bool,
+    /// The API its family is sent to when the user chose none.
+    pub api: Option<ApiChoice>,
     /// The catalog pattern that matched; `None` when no rule covers the id.
     pub pattern: Option<String>,
     /// The model list's facts for this id, when it has them.
@@ -406,6 +430,7 @@ impl Catalog {
                     default: rule.default.clone(),
                     interleaved_header: rule.interleaved_header,
                     think_tags: rule.think_tags,
+                    api: rule.api,
                     pattern: Some(rule.pattern.clone()),
                     listed: own.cloned(),
                     provider,
@@ -437,6 +462,7 @@ impl Catalog {
                     default: if reasons { "unknown" } else { "none" }.to_owned(),
                     interleaved_header: false,
                     think_tags: false,
+                    api: None,
                     pattern: None,
                     listed,
                 })

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use super::catalog::{Catalog, ModelInfo, Thinking};
 use super::choice::{Choice, parse_model_choice};
 use super::overrides::Overrides;
-use super::plan::{ApiChoice, MeaningKind, Plan, TurnContext};
+use super::plan::{ApiChoice, Endpoint, MeaningKind, Plan, TurnContext};
 use super::translate::translate;
 
 fn model(provider: Option<&str>, id: &str) -> ModelInfo {
@@ -248,12 +248,15 @@ fn openai_efforts_follow_each_models_accepted_set() {
         ("gpt-5.1/minimal", "low"), // gpt-5.1 rejects minimal
         ("gpt-5.1/none", "none"),
         ("gpt-5.2/max", "xhigh"),
-        ("gpt-5-pro/low", "high"),
     ];
     for (target, effort) in table {
         let p = chat(target);
         assert_eq!(at(&p, "/reasoning_effort"), effort, "{target}");
     }
+    // Served only by Responses: it goes there even when Chat Completions was chosen.
+    let pro = chat("gpt-5-pro/low");
+    assert_eq!(pro.api, Endpoint::Responses);
+    assert_eq!(at(&pro, "/reasoning/effort"), "high");
     assert_eq!(
         chat("o3/none").warnings,
         ["This model does not support disabling thinking"]
@@ -726,6 +729,163 @@ fn check_valid(model: &ModelInfo, choice: Choice, p: &Plan, at: &str) {
 
 fn at_str(p: &Plan, field: &str, key: &str) -> Option<String> {
     Some(sent(p).get(field)?.get(key)?.as_str()?.to_owned())
+}
+
+// ---- GitHub Copilot (seed 003's matrix) ----
+
+fn copilot(target: &str) -> Plan {
+    plan_with(
+        target,
+        Some("copilot"),
+        &Overrides::default(),
+        &TurnContext::default(),
+    )
+}
+
+#[test]
+fn copilot_sends_each_family_to_its_api_with_its_parameters() {
+    // (target, API, reasoning_effort, reasoning.effort, reasoning.summary)
+    let table = [
+        (
+            "gpt-5.4/high",
+            Endpoint::Responses,
+            None,
+            Some("high"),
+            Some("auto"),
+        ),
+        (
+            "gpt-5.4/max",
+            Endpoint::Responses,
+            None,
+            Some("high"),
+            Some("auto"),
+        ),
+        (
+            "gpt-5-mini/low",
+            Endpoint::Responses,
+            None,
+            Some("low"),
+            Some("auto"),
+        ),
+        (
+            "gpt-5.5/minimal",
+            Endpoint::Responses,
+            None,
+            Some("low"),
+            Some("auto"),
+        ),
+        (
+            "gpt-6-sol/medium",
+            Endpoint::Responses,
+            None,
+            Some("medium"),
+            Some("auto"),
+        ),
+        (
+            "claude-sonnet-4.6/high",
+            Endpoint::Chat,
+            Some("high"),
+            None,
+            None,
+        ),
+        (
+            "claude-opus-4.8/max",
+            Endpoint::Chat,
+            Some("high"),
+            None,
+            None,
+        ),
+        (
+            "claude-haiku-4.5/low",
+            Endpoint::Chat,
+            Some("low"),
+            None,
+            None,
+        ),
+        ("claude-sonnet-4.6/off", Endpoint::Chat, None, None, None),
+        ("gpt-4o/high", Endpoint::Chat, None, None, None),
+        ("gpt-4.1/high", Endpoint::Chat, None, None, None),
+        // Not in the catalog, served only by Responses (LiteLLM's data): no parameters.
+        (
+            "mai-code-1.1-flash/high",
+            Endpoint::Responses,
+            None,
+            None,
+            None,
+        ),
+    ];
+    let text = |v: Value| v.as_str().map(str::to_owned);
+    for (target, api, chat_effort, effort, summary) in table {
+        let p = copilot(target);
+        assert_eq!(p.api, api, "{target}");
+        assert_eq!(
+            text(at(&p, "/reasoning_effort")).as_deref(),
+            chat_effort,
+            "{target}"
+        );
+        assert_eq!(
+            text(at(&p, "/reasoning/effort")).as_deref(),
+            effort,
+            "{target}"
+        );
+        assert_eq!(
+            text(at(&p, "/reasoning/summary")).as_deref(),
+            summary,
+            "{target}"
+        );
+        assert_eq!(
+            at(&p, "/thinking"),
+            Value::Null,
+            "{target}: no Anthropic or DeepSeek switch"
+        );
+    }
+}
+
+#[test]
+fn copilot_says_what_max_and_claude_mean() {
+    let max = copilot("gpt-5.4/max");
+    assert_eq!(
+        max.feedback.notes.first().map(String::as_str),
+        Some("GitHub Copilot takes at most high: max is sent as high")
+    );
+    assert_eq!(max.feedback.thinking, "Thinking: high effort");
+    let claude = copilot("claude-sonnet-4.6/high");
+    assert!(
+        claude.feedback.notes.iter().any(|n| n
+            == "GitHub Copilot does not return Claude's thoughts: the effort is sent and shapes the answer, but no thinking will show"),
+        "{:?}",
+        claude.feedback.notes
+    );
+    assert!(copilot("claude-sonnet-4.6/off").feedback.notes.is_empty());
+    assert!(
+        copilot("gpt-5.4/high")
+            .feedback
+            .notes
+            .iter()
+            .all(|n| !n.contains("does not return"))
+    );
+    assert_eq!(
+        copilot("gpt-4o/high").warnings,
+        ["gpt-4o does not reason; the thinking choice has no effect"]
+    );
+}
+
+#[test]
+fn copilot_offers_levels_only_where_they_mean_something() {
+    let offered = |id: &str| -> Vec<String> {
+        super::levels::level_options(&model(Some("copilot"), id))
+            .into_iter()
+            .filter(|o| o.available)
+            .map(|o| o.choice.to_string())
+            .collect()
+    };
+    assert!(offered("gpt-4o").is_empty(), "no level step");
+    assert!(offered("gpt-4.1").is_empty(), "no level step");
+    assert_eq!(offered("gpt-5.4"), ["default", "low", "medium", "high"]);
+    assert_eq!(
+        offered("claude-sonnet-4.6"),
+        ["default", "off", "low", "medium", "high"]
+    );
 }
 
 // ---- the picker lists only what a model supports ----

@@ -20,6 +20,7 @@ pub use turn::{run_turn, run_turn_into};
 
 use crate::chat::{ChatEvent, Message, ToolSpec};
 use crate::draft::Turn;
+use crate::providers::error::ProviderError;
 use crate::providers::http::{HttpRequest, RetryNotice};
 use crate::providers::request::{WireInput, to_wire};
 use crate::providers::{endpoint_url, request_headers};
@@ -48,6 +49,18 @@ pub struct TurnRequest<'a> {
     pub context_tokens: u64,
     /// The tools the model may call.
     pub tools: &'a [ToolSpec],
+    /// Where a provider's keys are short-lived (Copilot): a new key, asked for once when the
+    /// provider refuses the one sent with a 401.
+    pub renew_key: Option<&'a dyn RenewKey>,
+}
+
+/// Gives a new key for a provider whose keys expire on their own.
+pub trait RenewKey: Send + Sync + std::fmt::Debug {
+    /// A key other than `refused` (a newer one may already be at hand).
+    fn renew<'a>(
+        &'a self,
+        refused: Option<&'a str>,
+    ) -> futures::future::BoxFuture<'a, Result<String, ProviderError>>;
 }
 
 /// What the caller hears while a turn runs.

@@ -76,6 +76,7 @@ impl TurnSetup {
             api_key: self.api_key.as_deref(),
             context_tokens: 0,
             tools: &[],
+            renew_key: None,
         }
     }
 

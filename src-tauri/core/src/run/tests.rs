@@ -48,6 +48,7 @@ fn request<'a>(
         api_key: None,
         context_tokens: 0,
         tools: &[],
+        renew_key: None,
     }
 }
 

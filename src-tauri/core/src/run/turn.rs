@@ -9,7 +9,7 @@ use super::{Outcome, Prepared, RunEvent, TurnRequest, prepare};
 use crate::chat::{ChatEvent, Origin, StopReason};
 use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
-use crate::providers::http::{self, AttemptError, HttpConfig};
+use crate::providers::http::{self, AttemptError, HttpConfig, HttpRequest};
 use crate::providers::mapper_for;
 use crate::providers::stream::{StreamDecoder, join_deltas};
 
@@ -62,18 +62,34 @@ pub async fn run_turn_into(
     lock(draft).set_default_source(mapper.default_source());
     let mut decoder = StreamDecoder::new(mapper);
 
-    let mut response =
-        match http::send(client, provider, &http_request, config, &cancel, |notice| {
+    let mut sent = http::send(client, provider, &http_request, config, &cancel, |notice| {
+        on_event(RunEvent::Retry(notice.clone()));
+    })
+    .await;
+    if let (Err(AttemptError::Failed(refused)), Some(renew)) = (&sent, request.renew_key)
+        && refused.status == Some(401)
+    {
+        // The key expired on its own (Copilot's lasts half an hour): once more with a new one.
+        let key = match renew.renew(request.api_key).await {
+            Ok(key) => key,
+            Err(error) => return fail(draft, error, elapsed(), &mut on_event),
+        };
+        let again = HttpRequest {
+            headers: crate::providers::request_headers(model, &plan, Some(&key)),
+            ..http_request.clone()
+        };
+        sent = http::send(client, provider, &again, config, &cancel, |notice| {
             on_event(RunEvent::Retry(notice.clone()));
         })
-        .await
-        {
-            Ok(response) => response,
-            Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
-            Err(AttemptError::Failed(error)) => {
-                return fail(draft, error, elapsed(), &mut on_event);
-            }
-        };
+        .await;
+    }
+    let mut response = match sent {
+        Ok(response) => response,
+        Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
+        Err(AttemptError::Failed(error)) => {
+            return fail(draft, error, elapsed(), &mut on_event);
+        }
+    };
     let html = response
         .headers()
         .get("content-type")

@@ -208,10 +208,18 @@ pub fn to_wire(
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
     use crate::providers::request::{note, note_foreign, with_plan};
+    use crate::reasoning::catalog::Dialect;
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();
     let mut items = Vec::new();
+    let system = input.system.filter(|s| !s.is_empty());
+    // Copilot's Responses API takes the system prompt as the first message, from the
+    // `developer` (the editors' own requests put it there).
+    let as_developer = input.model.provider.dialect == Dialect::Copilot;
+    if let Some(system) = system.filter(|_| as_developer) {
+        items.push(InputItem::developer(system.to_owned()));
+    }
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
             Role::User => {
@@ -275,7 +283,7 @@ pub fn to_wire(
     }
     let request = Request {
         model: &input.model.id,
-        instructions: input.system.filter(|s| !s.is_empty()),
+        instructions: system.filter(|_| !as_developer),
         input: items,
         stream: true,
         store: false,

@@ -40,6 +40,12 @@ pub enum InputItem {
         role: &'static str,
         content: String,
     },
+    /// The system prompt as a message, where a server reads it there rather than in
+    /// `instructions` (Copilot).
+    Developer {
+        role: &'static str,
+        content: String,
+    },
     /// A call another provider's model made, or what a tool returned for a call.
     Function(FunctionItem),
     /// An output item of an earlier answer (a reasoning item with its encrypted content, a
@@ -55,6 +61,13 @@ impl InputItem {
                 kind: "input_text",
                 text,
             }],
+        }
+    }
+
+    pub fn developer(text: String) -> Self {
+        Self::Developer {
+            role: "developer",
+            content: text,
         }
     }
 

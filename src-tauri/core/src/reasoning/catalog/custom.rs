@@ -55,10 +55,18 @@ impl CustomProvider {
         if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() < 10 {
             return Err(CustomProviderError::BadUrl(self.base_url.clone()));
         }
-        if catalog.provider(&self.preset).is_err() || self.preset.starts_with("custom-") {
+        // A provider one signs in to (Copilot) has no address of its own to copy.
+        let followable = |p: &ProviderEntry| p.sign_in.is_none() && !p.id.starts_with("custom-");
+        if !catalog.provider(&self.preset).is_ok_and(followable) {
+            let presets: Vec<&str> = catalog
+                .providers
+                .iter()
+                .filter(|p| followable(p))
+                .map(|p| p.id.as_str())
+                .collect();
             return Err(CustomProviderError::UnknownPreset(
                 self.preset.clone(),
-                catalog.provider_ids(),
+                presets.join(", "),
             ));
         }
         Ok(())
@@ -90,6 +98,8 @@ impl Catalog {
                 // Whatever it serves may inline thoughts, and its tokenizer is unknown.
                 inline_thoughts: true,
                 tokenizer: None,
+                sign_in: None,
+                headers: preset.headers.clone(),
                 generic: preset.generic.clone(),
             });
         }

@@ -51,7 +51,7 @@ fn a_known_model_with_an_unknown_level_is_an_error_and_slashed_ids_still_work() 
 }
 
 /// Every provider Ponder ships.
-const PROVIDERS: [&str; 14] = [
+const PROVIDERS: [&str; 15] = [
     "anthropic",
     "openai",
     "google",
@@ -66,6 +66,7 @@ const PROVIDERS: [&str; 14] = [
     "llamacpp",
     "lmstudio",
     "vllm",
+    "copilot",
 ];
 
 #[test]
@@ -172,10 +173,18 @@ fn a_custom_provider_follows_its_preset() {
             },
             "provider to follow",
         ),
+        (
+            // Copilot is signed in to, with no address of its own to copy.
+            CustomProvider {
+                preset: "copilot".into(),
+                ..custom.clone()
+            },
+            "provider to follow",
+        ),
     ] {
         let err = bad.check(Catalog::builtin()).unwrap_err();
         assert!(err.to_string().contains(why), "{err}");
-        assert_eq!(Catalog::builtin().with_custom(&[bad]).providers.len(), 14);
+        assert_eq!(Catalog::builtin().with_custom(&[bad]).providers.len(), 15);
     }
 }
 

@@ -24,8 +24,15 @@ impl PlanBuilder<'_> {
             Choice::Level(level) => {
                 let effort = pick_effort(level, values);
                 if level == Level::Max && effort <= Effort::High {
-                    self.notes
-                        .push("max is the same as high on this model".to_owned());
+                    self.notes.push(if self.dialect() == Dialect::Copilot {
+                        format!(
+                            "{} takes at most high: max is sent as {}",
+                            self.model.provider.name,
+                            effort.as_str()
+                        )
+                    } else {
+                        "max is the same as high on this model".to_owned()
+                    });
                 }
                 (effort, "")
             }
@@ -76,8 +83,18 @@ impl PlanBuilder<'_> {
             }
         }
         let value = effort.as_str();
+        if self.dialect() == Dialect::Copilot
+            && effort != Effort::None
+            && self.model.shows == Shows::None
+        {
+            self.notes.push(format!(
+                "{} does not return {}'s thoughts: the effort is sent and shapes the answer, but no thinking will show",
+                self.model.provider.name,
+                family_name(&self.model.name)
+            ));
+        }
         match self.dialect() {
-            Dialect::Openai => {
+            Dialect::Openai | Dialect::Copilot => {
                 if self.endpoint == Endpoint::Responses {
                     self.request.reasoning = Some(ReasoningParam {
                         summary: (effort != Effort::None).then(|| "auto".to_owned()),
@@ -126,7 +143,10 @@ impl PlanBuilder<'_> {
     pub(super) fn effort_disabled(&mut self) {
         self.meaning = Meaning::kind(MeaningKind::Disabled);
         self.thinking = "off".to_owned();
-        self.request.thinking = Some(ThinkingParam::mode(ThinkingMode::Disabled));
+        // Copilot's models think only when asked: sending no effort is off.
+        if self.dialect() != Dialect::Copilot {
+            self.request.thinking = Some(ThinkingParam::mode(ThinkingMode::Disabled));
+        }
     }
 
     // ---- level (Gemini 3) ----
@@ -377,4 +397,9 @@ fn output_share(effort: Effort) -> Option<u32> {
         Effort::Xhigh | Effort::Max => Some(95),
         Effort::None => None,
     }
+}
+
+/// A model's family as the user knows it: "Claude" of "Claude Sonnet 4.6".
+fn family_name(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or(name)
 }

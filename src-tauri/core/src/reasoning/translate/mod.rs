@@ -11,7 +11,7 @@ pub use budget::{budget_to_level, formula_budget};
 
 use std::collections::BTreeMap;
 
-use super::catalog::{Dialect, Effort, ModelInfo, Protocol, Thinking, ThinkingLevel};
+use super::catalog::{Dialect, Effort, ModelInfo, Protocol, Shows, Thinking, ThinkingLevel};
 use super::choice::{Choice, Level};
 use super::overrides::{Mapping, Overrides, Scalar, Scope};
 use super::params::{OllamaOptions, ReasoningParams};
@@ -158,9 +158,15 @@ fn endpoint(model: &ModelInfo, ctx: &TurnContext) -> Endpoint {
         Protocol::OpenaiChat | Protocol::OpenaiResponses => {
             let responses_possible = model.provider.responses_api;
             let reasons = !matches!(model.thinking, Thinking::None);
+            let only_responses = model.listed.as_ref().is_some_and(|m| m.responses_only);
             match ctx.api {
+                // A model served only by Responses goes there whatever was chosen.
+                _ if only_responses && responses_possible => Endpoint::Responses,
                 Some(ApiChoice::Responses) if responses_possible => Endpoint::Responses,
                 Some(_) => Endpoint::Chat,
+                None if model.api == Some(ApiChoice::Responses) && responses_possible => {
+                    Endpoint::Responses
+                }
                 // Only the Responses API returns OpenAI reasoning summaries, so reasoning
                 // models go there by default where the provider prefers it.
                 None if model.provider.protocol == Protocol::OpenaiResponses && reasons => {
