@@ -141,6 +141,19 @@ impl From<SetupError> for IpcError {
             SetupError::Model(err) => err.into(),
             SetupError::Key(err) => err.into(),
             SetupError::Store(err) => err.into(),
+            SetupError::SignIn(err) => err.into(),
+        }
+    }
+}
+
+impl From<ponder_core::providers::copilot::CopilotError> for IpcError {
+    fn from(err: ponder_core::providers::copilot::CopilotError) -> Self {
+        use ponder_core::providers::copilot::CopilotError;
+        match err {
+            CopilotError::Http(err) => (&err).into(),
+            CopilotError::BadHost(_) => Self::new(IpcErrorCode::InvalidInput, err.to_string()),
+            CopilotError::NotSignedIn => Self::new(IpcErrorCode::MissingKey, err.to_string()),
+            other => Self::new(IpcErrorCode::Auth, other.to_string()),
         }
     }
 }

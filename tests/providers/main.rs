@@ -1,5 +1,6 @@
 //! The provider clients against real recordings, the mock provider and the error matrix.
 
+mod copilot;
 mod errors;
 mod fixtures;
 mod requests;

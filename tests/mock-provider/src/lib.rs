@@ -28,6 +28,7 @@
 //! Every connection serves one request and is then closed (`Connection: close`). Every socket
 //! read and write is bounded by [`IO_TIMEOUT`], and so is a stall, so nothing hangs forever.
 
+pub mod copilot;
 mod reply;
 mod request;
 mod server;
@@ -60,6 +61,7 @@ pub fn fixtures_dir() -> PathBuf {
 }
 
 type Hook = Arc<dyn Fn(&RecordedRequest) + Send + Sync>;
+type Router = Arc<dyn Fn(&RecordedRequest) -> Option<Reply> + Send + Sync>;
 
 #[derive(Default)]
 struct State {
@@ -68,6 +70,8 @@ struct State {
     default: Option<Reply>,
     requests: Vec<RecordedRequest>,
     hook: Option<Hook>,
+    /// Answers the requests it knows before the queue is asked (a service with routes).
+    router: Option<Router>,
     /// Each body piece written: the body bytes sent so far, and when.
     pieces: Vec<(usize, Instant)>,
 }
@@ -92,6 +96,18 @@ impl Shared {
 
     /// Records the request and picks its reply: the next queued one, else the default.
     pub(crate) fn take_reply(&self, request: RecordedRequest) -> Option<Reply> {
+        let router = self.lock().router.clone();
+        if let Some(reply) = router.and_then(|route| route(&request)) {
+            let hook = {
+                let mut state = self.lock();
+                state.requests.push(request.clone());
+                state.hook.clone()
+            };
+            if let Some(hook) = hook {
+                hook(&request);
+            }
+            return Some(reply);
+        }
         let (reply, hook) = {
             let mut state = self.lock();
             state.requests.push(request.clone());
@@ -197,6 +213,24 @@ impl MockProvider {
     /// Replaces any previous hook. The hook runs on the connection's task: keep it short.
     pub fn on_request(&self, hook: impl Fn(&RecordedRequest) + Send + Sync + 'static) {
         self.shared.lock().hook = Some(Arc::new(hook));
+    }
+
+    /// Answers the requests `route` knows (it returns a reply) before the queue is asked:
+    /// a service with several endpoints, such as GitHub and Copilot (`copilot::CopilotMock`).
+    pub fn set_router(
+        &self,
+        route: impl Fn(&RecordedRequest) -> Option<Reply> + Send + Sync + 'static,
+    ) {
+        self.shared.lock().router = Some(Arc::new(route));
+    }
+
+    /// Serves GitHub's sign-in and the Copilot API as `script` says, at this address.
+    pub fn serve_copilot(&self, script: copilot::Script) -> copilot::CopilotMock {
+        let mock = copilot::CopilotMock::new(script);
+        mock.set_base(&self.url());
+        let routes = mock.clone();
+        self.set_router(move |request| routes.route(request));
+        mock
     }
 
     /// Stops accepting, ends every open connection (stalled ones included) and waits for

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use clap::Parser;
-use ponder_mock_provider::{MockProvider, Reply};
+use ponder_mock_provider::{MockProvider, Reply, copilot};
 
 /// A loopback HTTP server that plays an LLM provider: it serves the same recorded reply to
 /// every request, with the faults asked for, until killed. Prints
@@ -20,8 +20,30 @@ struct Args {
     port: u16,
     /// The reply: a .sse, .jsonl (served as SSE), .ndjson, .json or .eventstream file.
     /// Relative paths not found from here are looked up under tests/fixtures/real.
+    #[arg(long, required_unless_present = "copilot")]
+    fixture: Option<PathBuf>,
+    /// Play GitHub and the Copilot API instead: the device flow (approved after
+    /// `--copilot-pending-polls` polls), the token exchange, the model list, and the
+    /// recorded streams on `/chat/completions` and `/responses`.
     #[arg(long)]
-    fixture: PathBuf,
+    copilot: bool,
+    #[arg(long, default_value_t = 2)]
+    copilot_pending_polls: usize,
+    /// How the sign-in ends: approve, deny or expire.
+    #[arg(long, default_value = "approve")]
+    copilot_sign_in: String,
+    /// The device code's polling interval, in seconds.
+    #[arg(long, default_value_t = 1)]
+    copilot_interval: u64,
+    /// How long each Copilot token is good for, in seconds.
+    #[arg(long, default_value_t = 1800)]
+    copilot_token_lifetime: u64,
+    /// The token exchange refuses the GitHub token (401, revoked).
+    #[arg(long)]
+    copilot_revoked: bool,
+    /// The first N chat or responses calls answer 401 (the Copilot token expired).
+    #[arg(long, default_value_t = 0)]
+    copilot_expire_api_calls: usize,
     /// Replies for the first POST requests, in order, before `--fixture` answers the rest
     /// (repeatable; a tool loop: the tool call first, then the answer). Each is served as
     /// recorded, with `--chunk-size` and `--delay-ms`.
@@ -56,8 +78,28 @@ struct Args {
     record: Option<PathBuf>,
 }
 
-fn build_reply(args: &Args) -> anyhow::Result<Reply> {
-    let mut reply = Reply::fixture(&args.fixture)?;
+fn copilot_script(args: &Args) -> anyhow::Result<copilot::Script> {
+    let sign_in = match args.copilot_sign_in.as_str() {
+        "approve" => copilot::SignIn::Approve,
+        "deny" => copilot::SignIn::Deny,
+        "expire" => copilot::SignIn::Expire,
+        other => anyhow::bail!("--copilot-sign-in {other:?}: expected approve, deny or expire"),
+    };
+    Ok(copilot::Script {
+        pending_polls: args.copilot_pending_polls,
+        sign_in,
+        interval: args.copilot_interval,
+        token_lifetime: Duration::from_secs(args.copilot_token_lifetime),
+        revoked: args.copilot_revoked,
+        expire_api_calls: args.copilot_expire_api_calls,
+        chunk_size: args.chunk_size,
+        delay: Duration::from_millis(args.delay_ms),
+        ..copilot::Script::default()
+    })
+}
+
+fn build_reply(args: &Args, fixture: &std::path::Path) -> anyhow::Result<Reply> {
+    let mut reply = Reply::fixture(fixture)?;
     if let Some(status) = args.status {
         reply = reply.status(status);
     }
@@ -91,10 +133,13 @@ fn build_reply(args: &Args) -> anyhow::Result<Reply> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let reply = build_reply(&args)?;
-
     let mock = MockProvider::start_on(args.port).await?;
-    mock.set_default(reply);
+    if args.copilot {
+        mock.serve_copilot(copilot_script(&args)?);
+    }
+    if let Some(fixture) = &args.fixture {
+        mock.set_default(build_reply(&args, fixture)?);
+    }
     for path in &args.first {
         let mut first = Reply::fixture(path)?;
         if let Some(size) = args.chunk_size {

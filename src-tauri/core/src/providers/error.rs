@@ -135,6 +135,7 @@ pub fn from_status(
     } else {
         match status {
             401 | 403 => ErrorKind::Auth,
+            402 => ErrorKind::Quota,
             408 => ErrorKind::Network,
             429 => ErrorKind::RateLimited,
             503 | 529 => ErrorKind::Overloaded,
@@ -278,6 +279,9 @@ fn is_quota(lower: &str) -> bool {
     lower.contains("insufficient_quota")
         || lower.contains("exceeded your current quota")
         || lower.contains("credit balance is too low")
+        // GitHub Copilot's monthly allowance of premium requests.
+        || lower.contains("quota_exceeded")
+        || lower.contains("premium request")
 }
 
 fn is_context_too_long(lower: &str) -> bool {

@@ -17,7 +17,7 @@ pub mod sse;
 pub mod stream;
 pub mod tokens;
 
-use crate::reasoning::catalog::{ModelInfo, Protocol};
+use crate::reasoning::catalog::{Dialect, ModelInfo, Protocol};
 use crate::reasoning::plan::{Endpoint, Plan};
 
 /// Where a request goes: the provider's base URL (or an override, such as a proxy or the
@@ -66,7 +66,10 @@ pub fn request_headers(
         "accept".into(),
         "text/event-stream, application/x-ndjson, application/json".into(),
     ));
-    for (name, value) in model.provider.headers.iter().chain(&plan.headers) {
+    if model.provider.dialect == Dialect::Copilot {
+        headers.extend(copilot::api_headers());
+    }
+    for (name, value) in &plan.headers {
         headers.push((name.clone(), value.clone()));
     }
     headers

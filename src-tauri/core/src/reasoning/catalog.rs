@@ -288,9 +288,6 @@ pub struct ProviderEntry {
     /// Signed in to some other way than with an API key.
     #[serde(default)]
     pub sign_in: Option<SignIn>,
-    /// Headers every request to it carries.
-    #[serde(default)]
-    pub headers: std::collections::BTreeMap<String, String>,
     pub generic: GenericRule,
 }
 

@@ -103,6 +103,8 @@ pub enum SetupError {
     #[error(transparent)]
     Key(#[from] SecretError),
     #[error(transparent)]
+    SignIn(#[from] crate::providers::copilot::CopilotError),
+    #[error(transparent)]
     Store(#[from] StoreError),
 }
 
@@ -130,10 +132,15 @@ pub fn setup(
         return Err(SetupError::Empty);
     }
     let model = catalog.resolve(Some(ask.provider), ask.model)?;
-    let api_key = match &model.provider.api_key_env {
+    let api_key = match (&model.provider.api_key_env, model.provider.sign_in) {
+        // Signed in to, not given a key: the sign-in's token is kept where a key would be.
+        (_, Some(_)) => Some(
+            crate::secrets::api_key(&model.provider.id)
+                .map_err(|_| crate::providers::copilot::CopilotError::NotSignedIn)?,
+        ),
         // Local servers take no key, but use one if it is there.
-        None => crate::secrets::api_key(&model.provider.id).ok(),
-        Some(_) => Some(crate::secrets::api_key(&model.provider.id)?),
+        (None, None) => crate::secrets::api_key(&model.provider.id).ok(),
+        (Some(_), None) => Some(crate::secrets::api_key(&model.provider.id)?),
     };
     if let Some(replaced) = ask.replaces {
         let replaced = store.message(replaced)?;

@@ -30,6 +30,8 @@ pub enum CopilotError {
     #[error("the sign-in was stopped")]
     Cancelled,
     #[error(transparent)]
+    BadHost(#[from] super::hosts::BadHost),
+    #[error(transparent)]
     Http(#[from] ProviderError),
 }
 

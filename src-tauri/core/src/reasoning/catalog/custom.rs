@@ -99,7 +99,6 @@ impl Catalog {
                 inline_thoughts: true,
                 tokenizer: None,
                 sign_in: None,
-                headers: preset.headers.clone(),
                 generic: preset.generic.clone(),
             });
         }
