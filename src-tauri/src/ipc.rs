@@ -416,6 +416,9 @@ pub struct ProviderView {
     pub key_env: String,
     /// A server the user added (it can be removed).
     pub custom: bool,
+    /// Signed in to instead of given a key: `github` (Copilot's device flow).
+    #[cfg_attr(test, ts(optional = nullable))]
+    pub sign_in: Option<String>,
 }
 
 /// Everything a running turn tells the UI, in order. Exactly one of `done`, `error` or

@@ -29,6 +29,7 @@ use ponder_core::reasoning::{
 use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit, UsageRow};
 
 use crate::commands::chat::Sent;
+use crate::commands::copilot::{DeviceCodeView, SignInEvent};
 use crate::commands::export::{Exported, Format, Imported, ThoughtsMode};
 use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
@@ -113,6 +114,8 @@ fn generated() -> String {
         declare::<ModelView>(),
         declare::<ProviderView>(),
         declare::<RefreshReport>(),
+        declare::<DeviceCodeView>(),
+        declare::<SignInEvent>(),
         declare::<TranslatePreview>(),
         // Tools
         declare::<ServerState>(),

@@ -66,6 +66,8 @@ pub fn run() {
             commands::secrets::set_api_key,
             commands::secrets::clear_api_key,
             commands::secrets::keyring_status,
+            commands::copilot::copilot_sign_in,
+            commands::copilot::copilot_cancel_sign_in,
             commands::models::list_models,
             commands::models::add_model,
             commands::models::override_meanings,

@@ -42,6 +42,10 @@ pub struct AppState {
     /// What tokens cost: the listed prices with the user's from Settings over them, kept
     /// here so every view of a message can say its cost without reading the settings.
     prices: RwLock<Arc<ponder_core::prices::Prices>>,
+    /// The Copilot token of the signed-in GitHub account, in memory only.
+    pub copilot: Arc<ponder_core::providers::copilot::TokenCache>,
+    /// The GitHub sign-in waiting for its code to be entered, to stop it.
+    pub sign_in: Mutex<Option<CancellationToken>>,
 }
 
 /// A file Ponder could not use at start-up, as the window shows it.
@@ -109,6 +113,8 @@ impl AppState {
             )),
             approvals: Mutex::new(HashMap::new()),
             prices: RwLock::new(Arc::default()),
+            copilot: Arc::default(),
+            sign_in: Mutex::new(None),
         })
     }
 

@@ -29,6 +29,7 @@ pub struct ChatArgs {
     #[arg(long)]
     pub(crate) model: String,
     /// Send to this base URL instead of the provider's (a proxy, a local server, a mock).
+    /// For Copilot: the GitHub address to sign in at (GitHub Enterprise).
     #[arg(long, value_name = "URL")]
     pub(crate) base_url: Option<String>,
     /// Chat Completions or Responses, where a provider has both.
@@ -125,7 +126,7 @@ pub(crate) fn turn(
         .map_err(|e| Usage(e.to_string()))?;
     let mut overrides = match &args.overrides {
         Some(path) => crate::reasoning::read_overrides(path)?,
-        None => app.reasoning_overrides,
+        None => app.reasoning_overrides.clone(),
     };
     if let Some(level) = &args.reasoning {
         choice = Some(parse_choice(level)?);
@@ -194,7 +195,10 @@ pub(crate) fn turn(
                 ApiArg::Chat => ApiChoice::Chat,
                 ApiArg::Responses => ApiChoice::Responses,
             }),
-            base_url: args.base_url.as_deref(),
+            base_url: args
+                .base_url
+                .as_deref()
+                .filter(|_| model.provider.sign_in.is_none()),
             answers,
             model_once: answers.is_some(),
             ..Ask::default()
@@ -206,6 +210,11 @@ pub(crate) fn turn(
         }
         err => Usage(err.to_string()).into(),
     })?;
+    let github_address = args
+        .base_url
+        .as_deref()
+        .or(app.base_url(&model.provider.id))
+        .map(str::to_owned);
     if let (Some(url), Some(_)) = (&args.base_url, &turn.api_key)
         && http::key_travels_in_clear(url)
     {
@@ -241,6 +250,29 @@ pub(crate) fn turn(
             Some(hub) => Some(crate::mcp::toolbox(hub, &args.tools).await?),
             None => None,
         };
+        // Copilot: the GitHub token from the keyring is exchanged for a Copilot token, which
+        // lives in this process only.
+        let tokens = ponder_core::providers::copilot::TokenCache::new();
+        let copilot = match model.provider.sign_in {
+            Some(_) => Some(
+                ponder_core::providers::copilot::Session::start(
+                    &tokens,
+                    &client,
+                    github_address.as_deref(),
+                    turn.api_key.as_deref().unwrap_or_default(),
+                )
+                .await
+                .map_err(|e| Usage(e.to_string()))?,
+            ),
+            None => None,
+        };
+        let renewer = copilot.as_ref().map(|s| s.renewer(&tokens, &client));
+        let mut request = turn.request();
+        if let (Some(session), Some(renewer)) = (&copilot, &renewer) {
+            request.api_key = Some(&session.credentials.token);
+            request.base_url = Some(&session.credentials.api_base);
+            request.renew_key = Some(renewer);
+        }
         let approver = crate::mcp::TerminalApprover::new(args.yes);
         let host = match (&hub, toolbox) {
             (Some(hub), Some(toolbox)) => Some(McpTools {
@@ -259,7 +291,7 @@ pub(crate) fn turn(
             },
             &conversation.id,
             turn.question(),
-            turn.request(),
+            request,
             host.as_ref()
                 .map(|h| h as &dyn ponder_core::tools::ToolHost),
             RecordOptions {
@@ -507,6 +539,24 @@ pub(crate) struct AppSettings {
     tool_step_limit: Option<u64>,
     tool_timeout_secs: Option<u64>,
     pub(crate) prices: Vec<ponder_core::prices::PriceOverride>,
+    providers: std::collections::BTreeMap<String, ProviderAddress>,
+}
+
+/// A provider's address from the app's settings (GitHub Enterprise, for Copilot).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct ProviderAddress {
+    base_url: Option<String>,
+}
+
+impl AppSettings {
+    /// The address the app's settings give a provider, if any.
+    pub(crate) fn base_url(&self, provider: &str) -> Option<&str> {
+        self.providers
+            .get(provider)
+            .and_then(|p| p.base_url.as_deref())
+            .filter(|url| !url.trim().is_empty())
+    }
 }
 
 impl AppSettings {

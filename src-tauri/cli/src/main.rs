@@ -2,6 +2,7 @@
 
 mod chat;
 mod history;
+mod login;
 mod mcp;
 mod reasoning;
 mod versions;
@@ -46,6 +47,8 @@ enum Command {
     Models(reasoning::ModelsArgs),
     /// Send one message to a provider and stream its thoughts and answer (stored).
     Chat(chat::ChatArgs),
+    /// Sign in to a provider that is not given a key: `login copilot` (GitHub's device flow).
+    Login(login::LoginArgs),
     /// Answer a stored question again with another model or level; the new answer is kept
     /// beside the others.
     Rerun(versions::RerunArgs),
@@ -175,6 +178,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Translate(args) => reasoning::translate(args)?,
         Command::Models(args) => reasoning::models(args)?,
         Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
+        Command::Login(args) => {
+            let settings = chat::AppSettings::read(&settings_file()?)?;
+            login::login(args, &settings)?
+        }
         Command::Rerun(args) => versions::rerun(args, &store()?, &settings_file()?)?,
         Command::Compare(args) => {
             let settings = chat::AppSettings::read(&settings_file()?)?;

@@ -39,7 +39,7 @@ pub async fn send_message(
     request: SendRequest,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    start(app, request, Place::Next, on_event)
+    start(app, request, Place::Next, on_event).await
 }
 
 /// Where a turn goes in the conversation's tree of messages.
@@ -68,7 +68,7 @@ pub async fn regenerate(
 ) -> Result<Sent, IpcError> {
     let question = question_of(&state, &message_id)?;
     let request = resend(&state, &question.id, question.message.text())?;
-    start(app.clone(), request, Place::Answers(question.id), on_event)
+    start(app.clone(), request, Place::Answers(question.id), on_event).await
 }
 
 /// Answers a question again with another model and level ("Rerun with…"): another version
@@ -98,7 +98,7 @@ pub async fn rerun(
     } else {
         Place::Rerun(question.id)
     };
-    start(app.clone(), request, place, on_event)
+    start(app.clone(), request, place, on_event).await
 }
 
 /// The question an answer answers, whichever version the conversation shows.
@@ -126,7 +126,7 @@ pub async fn edit_and_resend(
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
     let request = resend(&state, &message_id, text)?;
-    start(app.clone(), request, Place::Replaces(message_id), on_event)
+    start(app.clone(), request, Place::Replaces(message_id), on_event).await
 }
 
 /// The request that asks a stored question again of the conversation's model. Nothing is
@@ -166,7 +166,7 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcE
 }
 
 /// Checks everything a turn needs, then runs it in a task, at `place` in the conversation.
-fn start(
+async fn start(
     app: AppHandle,
     request: SendRequest,
     place: Place,
@@ -180,9 +180,14 @@ fn start(
         ));
     }
     let settings = crate::settings::load(&app)?;
+    let catalog = settings.catalog();
+    // A provider one signs in to keeps its sign-in's address in the base URL, not its API's.
+    let signed_in = catalog
+        .provider(&request.provider)
+        .is_ok_and(|p| p.sign_in.is_some());
     let turn = run::setup(
         &*state.store()?,
-        &settings.catalog(),
+        &catalog,
         &settings.reasoning_overrides,
         Ask {
             provider: &request.provider,
@@ -201,10 +206,25 @@ fn start(
             },
             beside: matches!(place, Place::Beside(_)),
             model_once: matches!(place, Place::Rerun(_) | Place::Beside(_)),
-            base_url: settings.base_url(&request.provider),
+            base_url: settings.base_url(&request.provider).filter(|_| !signed_in),
             ..Ask::default()
         },
     )?;
+    // Copilot: the GitHub token is exchanged (or the last exchange reused) before anything is
+    // stored, so that a sign-in that no longer works is said at once and the message kept.
+    let copilot = match turn.model.provider.sign_in {
+        Some(_) => Some(
+            ponder_core::providers::copilot::Session::start(
+                &state.copilot,
+                &state.client,
+                settings.base_url(&request.provider),
+                turn.api_key.as_deref().unwrap_or_default(),
+            )
+            .await?,
+        ),
+        None => None,
+    };
+    let token_cache = state.copilot.clone();
     let run_id = ponder_core::store::new_id();
     let cancel = CancellationToken::new();
     state
@@ -313,11 +333,20 @@ fn start(
             approver: &approver,
             limits,
         });
+        let renewer = copilot
+            .as_ref()
+            .map(|session| session.renewer(&token_cache, &client));
+        let mut request = turn.request();
+        if let (Some(session), Some(renewer)) = (&copilot, &renewer) {
+            request.api_key = Some(&session.credentials.token);
+            request.base_url = Some(&session.credentials.api_base);
+            request.renew_key = Some(renewer);
+        }
         let result = run_recorded_with_tools(
             runner,
             &turn.conversation.id,
             turn.question(),
-            turn.request(),
+            request,
             host.as_ref().map(|h| h as &dyn ToolHost),
             options,
             cancel,

@@ -5,6 +5,7 @@ pub mod app;
 pub mod approval;
 pub mod chat;
 pub mod conversations;
+pub mod copilot;
 pub mod export;
 pub mod mcp;
 pub mod models;

@@ -66,7 +66,9 @@ pub fn model_view(
         max_output: model.max_output,
         thinking: model.thinking.kind_name(),
         can_disable: model.thinking.can_disable(),
+        // Copilot's families each have the one API that works for them (seed 003's matrix).
         api_choice: model.provider.responses_api
+            && model.provider.sign_in.is_none()
             && !model.listed.as_ref().is_some_and(|m| m.responses_only),
         shows: serde_json::to_value(model.shows)
             .ok()
@@ -155,6 +157,22 @@ pub async fn refresh_models(
             continue;
         }
         let base_url = settings.base_url(&provider.id);
+        if provider.sign_in.is_some() {
+            match copilot_models(&state, base_url, key.as_deref().unwrap_or_default()).await {
+                Ok(models) => {
+                    listed.insert(provider.id.clone(), models.len());
+                    state
+                        .live_models
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(provider.id.clone(), models);
+                }
+                Err(err) => {
+                    failed.insert(provider.id.clone(), err.to_string());
+                }
+            }
+            continue;
+        }
         match ponder_core::providers::models::list_live(
             &state.client,
             provider,
@@ -180,6 +198,22 @@ pub async fn refresh_models(
         }
     }
     Ok(RefreshReport { listed, failed })
+}
+
+/// The models of the signed-in Copilot account, from the Copilot API's own list.
+async fn copilot_models(
+    state: &AppState,
+    address: Option<&str>,
+    github_token: &str,
+) -> Result<
+    Vec<ponder_core::providers::models::LiveModel>,
+    ponder_core::providers::copilot::CopilotError,
+> {
+    use ponder_core::providers::copilot;
+    let session =
+        copilot::Session::start(&state.copilot, &state.client, address, github_token).await?;
+    let models = copilot::fetch_models(&state.client, &session.credentials).await?;
+    Ok(copilot::models::live(&models))
 }
 
 /// Stands in for the key in the preview: it is never read for a preview, let alone shown.
@@ -208,6 +242,14 @@ pub fn translate_preview(
     };
     history.push(Message::user(NEXT_MESSAGE));
     let overrides = app_settings.reasoning_overrides.clone();
+    // Copilot's API is named by the token exchange; the preview shows the usual one.
+    let copilot_api = model.provider.sign_in.map(|_| {
+        ponder_core::providers::copilot::hosts_for(app_settings.base_url(&model.provider.id))
+            .map_or_else(
+                |_| ponder_core::providers::copilot::Hosts::github().default_api(),
+                |h| h.default_api(),
+            )
+    });
     let mut turn = TurnRequest {
         model: &model,
         choice,
@@ -218,7 +260,9 @@ pub fn translate_preview(
             .as_deref()
             .filter(|s| !s.trim().is_empty()),
         history: &[],
-        base_url: app_settings.base_url(&model.provider.id),
+        base_url: copilot_api
+            .as_deref()
+            .or(app_settings.base_url(&model.provider.id)),
         api: settings.api,
         api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
         context_tokens: 0,

@@ -54,6 +54,10 @@ pub fn clear_api_key(
     let catalog = settings.catalog();
     let entry = catalog.provider(&provider)?;
     ponder_core::secrets::clear_api_key(&entry.id)?;
+    if entry.sign_in.is_some() {
+        // Signing out: the Copilot token goes with the GitHub token it came from.
+        state.copilot.forget();
+    }
     // The environment may still hold one.
     state.note_key(&entry.id, ponder_core::secrets::api_key(&entry.id).is_ok());
     Ok(provider_view(entry, &settings, &state))
@@ -173,5 +177,6 @@ pub fn provider_view(
         has_key: state.has_key(&p.id),
         key_env: ponder_core::secrets::env_var(&p.id),
         custom: settings.custom_providers.iter().any(|c| c.id == p.id),
+        sign_in: p.sign_in.map(|_| "github".to_owned()),
     }
 }

@@ -401,9 +401,17 @@ keyEnv: string,
 /**
  * A server the user added (it can be removed).
  */
-custom: boolean, };
+custom: boolean, 
+/**
+ * Signed in to instead of given a key: `github` (Copilot's device flow).
+ */
+signIn?: string | null, };
 
 export type RefreshReport = { listed: { [key in string]?: number }, failed: { [key in string]?: string }, };
+
+export type DeviceCodeView = { userCode: string, verificationUri: string, expiresInSecs: number, };
+
+export type SignInEvent = { "type": "waiting", nextInSecs: number, } | { "type": "slowedDown", intervalSecs: number, } | { "type": "signedIn", provider: ProviderView, } | { "type": "failed", error: IpcError, };
 
 export type TranslatePreview = { 
 /**
@@ -509,6 +517,8 @@ export interface Commands {
   compare_versions: { args: { messageId: string }; result: Array<VersionView> };
   delete_branch: { args: { messageId: string }; result: ConversationView };
   restore_branch: { args: { messageId: string }; result: ConversationView };
+  copilot_sign_in: { args: Record<string, never>; result: DeviceCodeView; events: SignInEvent };
+  copilot_cancel_sign_in: { args: Record<string, never>; result: null };
   export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean; everyVersion?: boolean | null }; result: Exported };
   import_file: { args: Record<string, never>; result: Imported | null };
   mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };

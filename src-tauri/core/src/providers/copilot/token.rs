@@ -120,7 +120,9 @@ pub fn read_exchange(
 /// everyone else waits for its answer rather than starting another.
 #[derive(Default)]
 pub struct TokenCache {
-    slot: tokio::sync::Mutex<Option<Cached>>,
+    slot: std::sync::Mutex<Option<Cached>>,
+    /// Held while exchanging, so that one exchange runs at a time.
+    exchanging: tokio::sync::Mutex<()>,
 }
 
 struct Cached {
@@ -170,8 +172,25 @@ impl TokenCache {
     }
 
     /// Drops the token held (signing out).
-    pub async fn forget(&self) {
-        *self.slot.lock().await = None;
+    pub fn forget(&self) {
+        *self.held() = None;
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<Cached>> {
+        self.slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn usable(&self, source: u64, refused: Option<&str>) -> Option<Credentials> {
+        self.held()
+            .as_ref()
+            .filter(|cached| {
+                cached.source == source
+                    && SystemTime::now() < cached.exchanged.renew_at
+                    && refused.is_none_or(|r| r != cached.exchanged.credentials.token)
+            })
+            .map(|cached| cached.exchanged.credentials.clone())
     }
 
     async fn get(
@@ -182,18 +201,17 @@ impl TokenCache {
         refused: Option<&str>,
     ) -> Result<Credentials, CopilotError> {
         let source = source_of(hosts, github_token);
-        let mut slot = self.slot.lock().await;
-        if let Some(cached) = slot.as_ref()
-            && cached.source == source
-            && SystemTime::now() < cached.exchanged.renew_at
-            && refused.is_none_or(|r| r != cached.exchanged.credentials.token)
-        {
-            return Ok(cached.exchanged.credentials.clone());
+        if let Some(credentials) = self.usable(source, refused) {
+            return Ok(credentials);
         }
-        *slot = None;
+        let _exchanging = self.exchanging.lock().await;
+        // Another caller may have exchanged while this one waited.
+        if let Some(credentials) = self.usable(source, refused) {
+            return Ok(credentials);
+        }
         let exchanged = exchange(client, hosts, github_token).await?;
         let credentials = exchanged.credentials.clone();
-        *slot = Some(Cached { source, exchanged });
+        *self.held() = Some(Cached { source, exchanged });
         Ok(credentials)
     }
 }
