@@ -3,6 +3,7 @@
 use std::process::Command;
 
 mod chat;
+mod copilot;
 mod history;
 mod mcp;
 mod reasoning;
