@@ -62,6 +62,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     { id: 'google', name: 'Google', base: 'https://generativelanguage.googleapis.com', needsKey: true, hasKey: true },
     { id: 'deepseek', name: 'DeepSeek', base: 'https://api.deepseek.com', needsKey: true, hasKey: true },
     { id: 'ollama', name: 'Ollama', base: 'http://localhost:11434', needsKey: false, hasKey: false },
+    { id: 'copilot', name: 'GitHub Copilot', base: 'https://github.com', needsKey: true, hasKey: false, signIn: 'github' },
   ];
   for (const p of PROVIDERS) if (options.keys && p.id in options.keys) p.hasKey = options.keys[p.id];
   /** @type {ModelRow[]} */
@@ -88,6 +89,20 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     ['deepseek', 'deepseek-reasoner', 'DeepSeek Reasoner', 128000, 64000, 'always', [
       { choice: 'default', label: 'always thinks — nothing to choose', available: true },
     ]],
+    ['copilot', 'gpt-5.4', 'GPT-5.4', 272000, 128000, 'effort', [
+      { choice: 'default', label: 'default — the provider decides (medium)', available: true },
+      { choice: 'low', label: 'low — low effort', available: true },
+      { choice: 'medium', label: 'medium — medium effort', available: true },
+      { choice: 'high', label: 'high — high effort', available: true },
+      { choice: 'max', label: 'max — same as high', available: false },
+    ]],
+    ['copilot', 'claude-sonnet-4.6', 'Claude Sonnet 4.6', 200000, 64000, 'effort', [
+      { choice: 'default', label: 'default — the provider decides (off)', available: true },
+      { choice: 'off', label: 'off — no thinking', available: true },
+      { choice: 'low', label: 'low — low effort', available: true },
+      { choice: 'medium', label: 'medium — medium effort', available: true },
+      { choice: 'high', label: 'high — high effort', available: true },
+    ]],
     ['ollama', 'qwen3:8b', 'Qwen3 8B', 40960, 8192, 'toggle', [
       { choice: 'default', label: 'default — the provider decides (on)', available: true },
       { choice: 'off', label: 'off — no thinking', available: true },
@@ -110,6 +125,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     hasKey: p.hasKey,
     keyEnv: `PONDER_${p.id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`,
     custom: Boolean(p.custom),
+    signIn: p.signIn ?? null,
   });
   /** @returns {ModelView[]} */
   const modelViews = () =>
@@ -475,6 +491,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     hold: false,
     calls: [],
     keysSeen: 0,
+    signIns: 0,
     release() {
       fake.hold = false;
       held.splice(0).forEach((go) => go());
@@ -844,6 +861,34 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return providerView(p);
     },
     keyring_status: () => options.keyring ?? { available: true, message: null },
+    // GitHub's device flow: the code at once, then a check a tick, until "approved" after
+    // two (options.copilotSignIn: 'deny' declines it instead).
+    copilot_sign_in: ({ onEvent }) => {
+      /** @type {(event: import('../../ui/src/lib/ipc-generated').SignInEvent) => void} */
+      const send = /** @type {any} */ (channelSender(onEvent));
+      const mine = ++fake.signIns;
+      let polls = 0;
+      const tick = () => {
+        if (mine !== fake.signIns) return;
+        polls += 1;
+        if (polls <= 2) {
+          send({ type: 'waiting', nextInSecs: 5 });
+          setTimeout(tick, 150);
+        } else if (options.copilotSignIn === 'deny') {
+          send({ type: 'failed', error: { code: 'auth', message: 'the sign-in was declined on GitHub: start it again to connect Copilot' } });
+        } else {
+          const p = provider('copilot');
+          p.hasKey = true;
+          send({ type: 'signedIn', provider: providerView(p) });
+        }
+      };
+      setTimeout(tick, 50);
+      return { userCode: 'WDJB-MJHT', verificationUri: 'https://github.com/login/device', expiresInSecs: 900 };
+    },
+    copilot_cancel_sign_in: () => {
+      fake.signIns += 1;
+      return null;
+    },
     startup_problems: () => problems,
     resolve_startup_problem: ({ file, remedy }) => {
       // Moving a file aside always lets the app start afresh; trying again helps only once

@@ -385,6 +385,56 @@ describe('settings', () => {
     await page.close();
   });
 
+  it('signs in to GitHub Copilot with a code, and signs out', async () => {
+    const { page, problems } = await openChat();
+    await page.keyboard.press('Control+m');
+    const copilotGroup = page.getByRole('group', { name: 'GitHub Copilot' });
+    assert.match(await copilotGroup.textContent(), /Sign in/);
+    assert.match(await page.locator('[data-model="gpt-5.4"]').textContent(), /needs sign-in/);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('open-settings').click();
+    const status = page.getByTestId('key-status-copilot');
+    assert.equal((await status.textContent()).trim(), 'Not signed in');
+    const panel = page.getByTestId('provider-copilot');
+    assert.equal(await panel.getByTestId('key-input-copilot').count(), 0, 'no key field: Copilot is signed in to');
+    await panel.getByTestId('copilot-sign-in-start').click();
+    const code = panel.getByTestId('copilot-user-code');
+    await code.waitFor();
+    assert.equal((await code.textContent()).trim(), 'WDJB-MJHT');
+    assert.match(await panel.getByTestId('copilot-open').textContent(), /Open github\.com\/login\/device/);
+    await page.waitForFunction(() => /checks every 5 s/.test(document.querySelector('[data-testid="copilot-waiting"]')?.textContent ?? ''));
+    await screenshot(page, 'ui-light-copilot-code');
+    await panel.getByTestId('copilot-open').click();
+    assert.deepEqual((await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'open_external'))).map((c) => c.args.url), [
+      'https://github.com/login/device',
+    ]);
+    await panel.getByTestId('copilot-signed-in').waitFor();
+    assert.equal((await status.textContent()).trim(), 'Signed in');
+    await panel.getByTestId('copilot-sign-out').click();
+    await panel.getByTestId('copilot-sign-in-start').waitFor();
+    assert.equal((await status.textContent()).trim(), 'Not signed in');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('a declined sign-in says so and starts over', async () => {
+    const { page, problems } = await openChat({ copilotSignIn: 'deny' });
+    await page.getByTestId('open-settings').click();
+    const panel = page.getByTestId('provider-copilot');
+    await panel.getByTestId('copilot-sign-in-start').click();
+    const error = panel.getByTestId('copilot-sign-in-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /declined on GitHub/);
+    assert.equal((await panel.getByTestId('copilot-sign-in-start').textContent()).trim(), 'Start over');
+    await panel.getByTestId('copilot-sign-in-start').click();
+    await panel.getByTestId('copilot-user-code').waitFor();
+    await panel.getByTestId('copilot-cancel').click();
+    await panel.getByTestId('copilot-sign-in-start').waitFor();
+    assert.equal(await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'copilot_cancel_sign_in').length), 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('adds a server of its own, offers a typed model id with it, and removes it', async () => {
     const { page, problems } = await openChat();
     await page.getByTestId('open-settings').click();

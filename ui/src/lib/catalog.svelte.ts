@@ -125,6 +125,17 @@ export class CatalogState {
     }
   }
 
+  /** A provider one signs in to has been signed in to (the backend kept the sign-in). */
+  signedIn(view: ProviderView): void {
+    this.providers = this.providers.map((p) => (p.id === view.id ? view : p));
+    void this.refresh().then(() => this.refreshLive());
+  }
+
+  /** Whether a provider is signed in to rather than given a key. */
+  signsIn(provider: string): boolean {
+    return this.providers.some((p) => p.id === provider && p.signIn);
+  }
+
   async clearKey(provider: string): Promise<void> {
     try {
       const view = await ipc.clearApiKey(provider);

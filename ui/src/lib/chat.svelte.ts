@@ -338,7 +338,8 @@ export class ChatSession {
     // providers refuse a change of thinking within it).
     if (this.running) this.note(['The answer running now keeps its model and level; this applies from your next message.']);
     if (model.needsKey) {
-      this.note([`${model.providerName} needs an API key before you can send.`], 'warning', {
+      const what = this.catalog.signsIn(model.provider) ? 'you to sign in with GitHub' : 'an API key';
+      this.note([`${model.providerName} needs ${what} before you can send.`], 'warning', {
         actions: [{ kind: 'addKey', provider: model.provider }],
       });
     }

@@ -143,6 +143,13 @@ export const ipc = {
   setApiKey: (provider: string, key: string) => call('set_api_key', { provider, key }),
   clearApiKey: (provider: string) => call('clear_api_key', { provider }),
   keyringStatus: () => call('keyring_status'),
+  /**
+   * Starts GitHub's device flow for Copilot and resolves to the code to show; the wait for
+   * the user goes on in the backend and reports to `onEvent` until `signedIn` or `failed`.
+   */
+  copilotSignIn: (onEvent: (event: Ipc.SignInEvent) => void) =>
+    send<Ipc.DeviceCodeView>('copilot_sign_in', { onEvent: new Channel<Ipc.SignInEvent>(onEvent) }),
+  copilotCancelSignIn: () => call('copilot_cancel_sign_in'),
 
   listModels: () => call('list_models'),
   /** Adds an id the user typed to a provider's models; returns it as the picker shows it. */
