@@ -14,12 +14,19 @@ export function mockProviderBinary() {
 
 /**
  * Serves `fixture` (a path under tests/fixtures/real) with the given options; `first` lists
- * replies for the first POST requests, in order. Resolves to { url, stop }.
+ * replies for the first POST requests, in order. With `copilot` (`{ pendingPolls, signIn,
+ * interval }`, or `{}`) it plays GitHub's sign-in and the Copilot API instead, and `fixture`
+ * may be null. Resolves to { url, stop }.
  */
-export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0, first = [] } = {}) {
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0, first = [], copilot } = {}) {
   const bin = mockProviderBinary();
   if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
-  const args = ['--port', String(port), '--fixture', fixture, '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
+  const args = ['--port', String(port), '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
+  if (fixture) args.push('--fixture', fixture);
+  if (copilot) {
+    args.push('--copilot', '--copilot-pending-polls', String(copilot.pendingPolls ?? 2));
+    args.push('--copilot-sign-in', copilot.signIn ?? 'approve', '--copilot-interval', String(copilot.interval ?? 1));
+  }
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
   if (stallAfter !== undefined) args.push('--stall-after', String(stallAfter));

@@ -1,0 +1,145 @@
+// GitHub Copilot in the real app, against a loopback GitHub and Copilot API: sign in with the
+// device flow (GitHub approves after two checks), ask GPT-5 at high and watch its thoughts
+// stream, ask Claude and read that Copilot returns none of its thoughts; then look for the
+// GitHub and Copilot tokens everywhere but the keyring: the data directory, the settings, the
+// exports and the app's own output.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+import { startDriver, waitFor } from '../support/app.mjs';
+import { startKeyring } from '../support/keyring.mjs';
+import { startMockProvider } from '../support/mock-provider.mjs';
+import { artifactsDir, repoRoot } from '../support/paths.mjs';
+import { send, textOf } from '../support/flows.mjs';
+
+const IDENTIFIER = 'dev.ponder.desktop';
+/** What the mock hands out: neither may be found outside the keyring and the app's memory. */
+const GITHUB_TOKEN = 'gho_FAKE-github-token-not-real';
+const COPILOT_TOKEN = 'FAKE-copilot-token';
+
+let dataHome;
+let keyring;
+let driver;
+let mock;
+
+before(async () => {
+  dataHome = mkdtempSync(join(tmpdir(), 'ponder-e2e-copilot-'));
+  keyring = await startKeyring(dataHome);
+  mock = await startMockProvider(null, { copilot: { pendingPolls: 2, interval: 1 }, chunkSize: 256, delayMs: 5 });
+  // GitHub's address is the mock's, as a GitHub Enterprise address would be set.
+  const appDir = join(dataHome, IDENTIFIER);
+  mkdirSync(appDir, { recursive: true });
+  writeFileSync(join(appDir, 'settings.json'), JSON.stringify({ providers: { copilot: { enabled: true, baseUrl: mock.url } } }));
+  driver = await startDriver({ env: { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1' } });
+});
+
+after(async () => {
+  await driver?.stop();
+  mock?.stop();
+  await keyring?.stop();
+  if (dataHome) rmSync(dataHome, { recursive: true, force: true });
+});
+
+const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
+
+/** Picks a Copilot model and a level in the two-step picker. */
+async function pick(s, model, level) {
+  const option = `[data-testid="picker-model-option"][data-provider="copilot"][data-model="${model}"]`;
+  const choice = `[data-testid="picker-level-option"][data-choice="${level}"]`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await s.click(await s.waitFind('[data-testid="model-button"]'));
+      await s.type(await s.waitFind('[data-testid="picker-filter"]'), model);
+      await waitFor(async () => (await textOf(s, option)) !== '' && !(await textOf(s, option)).includes('needs sign-in'), `${model} is offered`, 15000);
+      await s.click(await s.waitFind(option));
+      await s.click(await s.waitFind(choice, 4000));
+      await waitFor(async () => (await textOf(s, '[data-testid="model-button-level"]')).includes(level), `${level} chosen`, 4000);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await s.execute(`window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' })); return true;`).catch(() => {});
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function answered(s, n) {
+  await waitFor(async () => (await s.findAll('[data-testid="message-assistant"]')).length === n, `answer ${n}`, 20000);
+  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, `answer ${n} is complete`, 30000);
+}
+
+/** Every file under `dir` whose bytes hold `needle`. */
+function filesHolding(dir, needle) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    if (stat.isDirectory()) found.push(...filesHolding(path, needle));
+    else if (readFileSync(path).includes(needle)) found.push(path);
+  }
+  return found;
+}
+
+describe('GitHub Copilot in the real app', () => {
+  it('signs in with a code, streams GPT-5 thoughts at high, and says Claude returns none', async () => {
+    const session = await driver.newSession();
+    const s = session;
+    try {
+      await s.waitForText('[data-testid="status-version"]');
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="key-status-copilot"]')).includes('Not signed in'), 'not signed in yet', 15000);
+      await s.click(await s.waitFind('[data-testid="copilot-sign-in-start"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="copilot-user-code"]')) === 'WDJB-MJHT', 'the code is shown', 10000);
+      await shot(s, 'copilot-code');
+      await waitFor(async () => (await s.findAll('[data-testid="copilot-signed-in"]')).length === 1, 'signed in after two checks', 20000);
+      assert.match(await textOf(s, '[data-testid="key-status-copilot"]'), /Signed in/);
+      const page = await s.execute('return document.documentElement.outerHTML');
+      assert.ok(!page.includes(GITHUB_TOKEN) && !page.includes(COPILOT_TOKEN), 'no token reaches the page');
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+
+      await pick(s, 'gpt-5.4', 'high');
+      await send(s, 'What is 17 × 23?');
+      await waitFor(async () => (await textOf(s, '[data-testid="thought-live"]')).length > 0, 'GPT-5 thoughts stream live', 20000);
+      await answered(s, 1);
+      assert.match(await textOf(s, '[data-testid="thought-header"]'), /Thought/);
+      await shot(s, 'copilot-gpt5');
+
+      await pick(s, 'claude-sonnet-4.6', 'high');
+      await send(s, 'And 19 × 21?');
+      await answered(s, 2);
+      const last = `[data-testid="message-assistant"]:last-of-type`;
+      await waitFor(async () => /does not return Claude's thoughts/.test(await textOf(s, '[data-testid="no-thoughts"]')), 'the note instead of a pane', 10000);
+      const panes = await s.execute(`const all = document.querySelectorAll('[data-testid="message-assistant"]'); return all[all.length - 1].querySelectorAll('[data-testid="thought-pane"]').length`);
+      assert.equal(panes, 0, 'no empty thought pane for Claude');
+      assert.ok((await textOf(s, last)).length > 0);
+      await shot(s, 'copilot-claude');
+    } finally {
+      await session.end().catch(() => {});
+    }
+
+    const sent = mock.url;
+    assert.ok(sent);
+    // The tokens: nowhere on disk, in the settings, the exports or the app's output.
+    const appDir = join(dataHome, IDENTIFIER);
+    const cli = join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli');
+    const env = { ...process.env, XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: dataHome };
+    const list = JSON.parse(execFileSync(cli, ['conversations', '--json'], { env, encoding: 'utf8' }));
+    assert.ok(list.length >= 1, 'the conversation was kept');
+    const exports = join(dataHome, 'exports');
+    mkdirSync(exports, { recursive: true });
+    for (const format of ['json', 'md', 'html']) {
+      execFileSync(cli, ['export', list[0].id, '--format', format, '-o', join(exports, `copilot.${format}`)], { env });
+    }
+    execFileSync(cli, ['export', '--all', '-o', join(exports, 'backup.json')], { env });
+    for (const needle of [GITHUB_TOKEN, COPILOT_TOKEN, 'tid=']) {
+      assert.deepEqual(filesHolding(dataHome, needle).filter((f) => !f.includes('keyrings')), [], `${needle} outside the keyring`);
+      assert.ok(!driver.log().includes(needle), `${needle} in the app's output`);
+    }
+    const settings = readFileSync(join(appDir, 'settings.json'), 'utf8');
+    assert.ok(!settings.includes('gho_'), 'the settings hold no GitHub token');
+  });
+});
