@@ -4,7 +4,7 @@
 // GitHub and Copilot tokens everywhere but the keyring: the data directory, the settings, the
 // exports and the app's own output.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,5 +141,35 @@ describe('GitHub Copilot in the real app', () => {
     }
     const settings = readFileSync(join(appDir, 'settings.json'), 'utf8');
     assert.ok(!settings.includes('gho_'), 'the settings hold no GitHub token');
+  });
+
+  it('signs in from the command line, the token in the keyring only, and out again', async () => {
+    const cli = join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli');
+    const env = { ...process.env, XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: dataHome };
+    delete env.PONDER_COPILOT_API_KEY;
+    const stored = () => {
+      try {
+        return execFileSync('secret-tool', ['search', '--all', 'service', IDENTIFIER, 'username', 'copilot'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 });
+      } catch (err) {
+        return String(err.stdout ?? '');
+      }
+    };
+    execFileSync(cli, ['login', 'copilot', '--logout'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    assert.doesNotMatch(stored(), /secret = /, 'signed out first');
+    const login = spawnSync(cli, ['login', 'copilot', '--github-url', mock.url], { env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(login.status, 0, login.stderr);
+    assert.match(login.stderr, /Open http:\/\/127\.0\.0\.1:\d+\/login\/device and enter the code:\s+WDJB-MJHT/);
+    assert.match(login.stderr, /Signed in to GitHub Copilot/);
+    assert.ok(!`${login.stdout}${login.stderr}`.includes(GITHUB_TOKEN), 'the token is never printed');
+    assert.match(stored(), new RegExp(`secret = ${GITHUB_TOKEN}`), 'kept in the keyring');
+    const chat = spawnSync(cli, ['chat', '--provider', 'copilot', '--model', 'gpt-5.4/low', '--base-url', mock.url, '--json', 'Hi'], { env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(chat.status, 0, chat.stderr);
+    assert.equal(JSON.parse(chat.stdout).parts[0].type, 'thinking', 'the keyring sign-in is used');
+    const logout = spawnSync(cli, ['login', 'copilot', '--logout'], { env, encoding: 'utf8' });
+    assert.equal(logout.status, 0, logout.stderr);
+    assert.doesNotMatch(stored(), /secret = /, 'signed out');
+    const after = spawnSync(cli, ['chat', '--provider', 'copilot', '--model', 'gpt-5.4/low', '--base-url', mock.url, 'Hi'], { env, encoding: 'utf8', timeout: 60000 });
+    assert.equal(after.status, 2);
+    assert.match(after.stderr, /not signed in to GitHub Copilot/);
   });
 });
