@@ -122,6 +122,34 @@ async fn a_declined_or_expired_code_ends_the_sign_in_with_what_to_do() {
 }
 
 #[tokio::test]
+async fn github_failing_for_a_moment_does_not_end_the_sign_in() {
+    let (mock, copilot) = mock(Script {
+        failing_polls: 2,
+        pending_polls: 1,
+        ..Script::default()
+    })
+    .await;
+    let (token, _) = sign_in(&mock.url()).await;
+    assert_eq!(token.unwrap(), GITHUB_TOKEN);
+    assert_eq!(copilot.polls(), 4);
+
+    let (down, copilot) = self::mock(Script {
+        failing_polls: 10,
+        ..Script::default()
+    })
+    .await;
+    let (token, _) = sign_in(&down.url()).await;
+    let err = token.unwrap_err().into_provider_error();
+    assert_eq!(err.status, Some(502));
+    assert!(err.message.contains("502 Bad Gateway"), "{}", err.message);
+    assert_eq!(
+        copilot.polls(),
+        4,
+        "three failures are forgiven, the fourth is not"
+    );
+}
+
+#[tokio::test]
 async fn a_cancelled_sign_in_stops_polling() {
     let (mock, copilot) = mock(Script {
         pending_polls: 1000,
@@ -302,6 +330,7 @@ async fn the_model_list_is_the_accounts_chat_models() {
 struct Ran {
     outcome: Outcome,
     sent: RecordedRequest,
+    notices: Vec<String>,
 }
 
 async fn turn(script: Script, model: &str, choice: Choice, renew: bool) -> (Ran, usize) {
@@ -335,13 +364,32 @@ async fn turn(script: Script, model: &str, choice: Choice, renew: bool) -> (Ran,
         max_retries: 0,
         ..HttpConfig::default()
     };
-    let outcome = run_turn(&client, &config, request, CancellationToken::new(), |_| {}).await;
+    let mut notices = Vec::new();
+    let outcome = run_turn(
+        &client,
+        &config,
+        request,
+        CancellationToken::new(),
+        |event| {
+            if let ponder_core::run::RunEvent::Notice(notice) = event {
+                notices.push(notice);
+            }
+        },
+    )
+    .await;
     let sent = mock
         .requests()
         .into_iter()
         .rfind(|r| r.method == "POST" && !r.path.starts_with("/login"))
         .unwrap();
-    (Ran { outcome, sent }, copilot.exchanges())
+    (
+        Ran {
+            outcome,
+            sent,
+            notices,
+        },
+        copilot.exchanges(),
+    )
 }
 
 fn headers_of_an_editor(sent: &RecordedRequest) {
@@ -393,6 +441,11 @@ async fn gpt5_at_high_goes_to_responses_and_its_thoughts_stream() {
         "the reasoning summary streamed: {thought:?}"
     );
     assert!(!done.message.text().is_empty());
+    assert_eq!(
+        ran.notices,
+        ["GitHub Copilot premium requests: 84% of 300 left, resets 2026-12-01"],
+        "the allowance Copilot reported with the answer"
+    );
 }
 
 #[tokio::test]
@@ -469,9 +522,62 @@ async fn a_spent_premium_allowance_is_a_quota_error() {
     .await;
     let error = ran.outcome.turn().error.clone().unwrap();
     assert_eq!(error.kind, ErrorKind::Quota, "{error:?}");
+    assert_eq!(error.status, Some(402));
     assert!(
         error.message.contains("premium request allowance"),
         "{}",
         error.message
     );
+}
+
+#[test]
+fn a_tool_loops_next_step_is_the_agents_request_not_the_users() {
+    use ponder_core::chat::{Part, Role, ToolCall, ToolResult};
+    let model = Catalog::builtin()
+        .resolve(Some("copilot"), "gpt-5.4")
+        .unwrap();
+    let settings = ReasoningSettings::default();
+    let overrides = Overrides::default();
+    let call = ToolCall {
+        id: "call_1".into(),
+        name: "lookup".into(),
+        arguments: "{}".into(),
+    };
+    let asked = Message::user("Look it up");
+    let mut step = Message::user("");
+    step.role = Role::Assistant;
+    step.parts = vec![Part::ToolCall(call.clone())];
+    let results = Message::tool(vec![ToolResult::error(&call, "not found")]);
+    for (history, initiator) in [
+        (vec![asked.clone()], "user"),
+        (vec![asked.clone(), step, results], "agent"),
+    ] {
+        let request = TurnRequest {
+            model: &model,
+            choice: Choice::HIGH,
+            overrides: &overrides,
+            settings: &settings,
+            system: None,
+            history: &history,
+            base_url: Some("https://api.individual.githubcopilot.com"),
+            api: None,
+            api_key: Some("FAKE-copilot-token-not-real"),
+            context_tokens: 0,
+            tools: &[],
+            renew_key: None,
+        };
+        let prepared = ponder_core::run::prepare(&request).unwrap();
+        let sent: Vec<&str> = prepared
+            .http
+            .headers
+            .iter()
+            .filter(|(n, _)| n == "x-initiator")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(sent, [initiator]);
+        assert_eq!(
+            prepared.http.url,
+            "https://api.individual.githubcopilot.com/responses"
+        );
+    }
 }

@@ -48,7 +48,8 @@ pub enum ThoughtSource {
     ReasoningDetails,
     /// OpenAI Responses reasoning summary.
     Summary,
-    /// OpenAI Responses raw `reasoning_text` (open models behind Responses servers).
+    /// Raw `reasoning_text`: OpenAI Responses (open models behind Responses servers), and
+    /// GitHub Copilot's Chat Completions deltas.
     ReasoningText,
     /// Gemini `thought: true` parts.
     Thought,

@@ -30,6 +30,8 @@ pub struct Script {
     pub pending_polls: usize,
     /// Answer the first poll with `slow_down` (and the interval raised by this much).
     pub slow_down: Option<u64>,
+    /// Polls answered with a 502 page first (GitHub failing for a moment).
+    pub failing_polls: usize,
     pub sign_in: SignIn,
     /// The device code's `interval` (GitHub: 5).
     pub interval: u64,
@@ -60,6 +62,7 @@ impl Default for Script {
         Self {
             pending_polls: 2,
             slow_down: None,
+            failing_polls: 0,
             sign_in: SignIn::Approve,
             interval: 1,
             token_lifetime: Duration::from_secs(30 * 60),
@@ -70,7 +73,10 @@ impl Default for Script {
             responses: PathBuf::from(
                 "openai/genai-responses-gpt54-mini-reasoning-summary-stream.sse",
             ),
-            quota_headers: Vec::new(),
+            quota_headers: vec![(
+                "x-quota-snapshot-premium_interactions".to_owned(),
+                "ent=300&ov=0.0&ovPerm=false&rem=83.5&rst=2026-12-01T00%3A00%3A00Z".to_owned(),
+            )],
             quota_exceeded: false,
             chunk_size: None,
             delay: Duration::ZERO,
@@ -199,6 +205,14 @@ impl CopilotMock {
             state.polls += 1;
             state.polls
         };
+        if polls <= self.script.failing_polls {
+            return Reply::body(
+                502,
+                "text/html",
+                "<html><head><title>502 Bad Gateway</title></head><body>Unicorn!</body></html>",
+            );
+        }
+        let polls = polls - self.script.failing_polls;
         if polls == 1
             && let Some(more) = self.script.slow_down
         {
@@ -356,9 +370,11 @@ impl CopilotMock {
                 return Some(unauthorized());
             }
             if self.script.quota_exceeded {
+                // 402 with `quota_exceeded` (the VS Code extension's handling of it); the
+                // message is the extension's own wording, the server's was not recorded.
                 return Some(Reply::json(
-                    429,
-                    json!({"error": {"message": "You have exceeded your premium request allowance. Upgrade your plan or wait for your allowance to reset.", "code": "quota_exceeded"}}),
+                    402,
+                    json!({"error": {"message": "You have exceeded your premium request allowance. Enable additional paid premium requests or wait for your allowance to renew.", "code": "quota_exceeded"}}),
                 ));
             }
             if request
@@ -390,10 +406,12 @@ impl CopilotMock {
     }
 }
 
+/// Copilot's answer to an expired token: plain text, not JSON.
 fn unauthorized() -> Reply {
-    Reply::json(
+    Reply::body(
         401,
-        json!({"error": {"message": "unauthorized: token expired", "code": "unauthorized"}}),
+        "text/plain; charset=utf-8",
+        "unauthorized: token expired",
     )
 }
 

@@ -136,9 +136,23 @@ pub fn prepare(request: &TurnRequest<'_>) -> Result<Prepared, TranslateError> {
         history: request.history,
         tools: request.tools,
     });
+    let mut headers = request_headers(model, &plan, request.api_key);
+    // Copilot counts premium requests by the questions a user asks: a tool loop's next step
+    // is the agent's own request.
+    if request
+        .history
+        .last()
+        .is_some_and(|m| m.role == crate::chat::Role::Tool)
+    {
+        for (name, value) in &mut headers {
+            if name == "x-initiator" {
+                "agent".clone_into(value);
+            }
+        }
+    }
     let http = HttpRequest {
         url: endpoint_url(model, &plan, request.base_url),
-        headers: request_headers(model, &plan, request.api_key),
+        headers,
         body: serde_json::to_vec(&wire.body).unwrap_or_default(),
     };
     Ok(Prepared {

@@ -90,6 +90,11 @@ pub async fn run_turn_into(
             return fail(draft, error, elapsed(), &mut on_event);
         }
     };
+    if model.provider.dialect == crate::reasoning::catalog::Dialect::Copilot {
+        for notice in crate::providers::copilot::usage::notices(response.headers()) {
+            on_event(RunEvent::Notice(notice));
+        }
+    }
     let html = response
         .headers()
         .get("content-type")

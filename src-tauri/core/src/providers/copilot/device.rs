@@ -11,6 +11,9 @@ use super::wire::{AccessTokenResponse, DeviceCodeResponse};
 use crate::providers::error::{ProviderError, from_status};
 use crate::providers::http::network_error;
 
+/// Failed polls in a row that end the wait.
+const MAX_FAILURES: u32 = 3;
+
 /// The scope the Copilot token exchange needs.
 const SCOPE: &str = "read:user";
 
@@ -144,6 +147,9 @@ pub async fn wait_for_token(
 ) -> Result<String, CopilotError> {
     let deadline = Instant::now() + code.expires_in;
     let mut interval = code.interval;
+    // A GitHub that fails for a moment (a 5xx, a dropped connection) is asked again at the
+    // next interval; only several failures in a row end the wait.
+    let mut failures = 0;
     loop {
         on_wait(Waiting::Polling { next_in: interval });
         tokio::select! {
@@ -155,8 +161,16 @@ pub async fn wait_for_token(
         }
         let answer = tokio::select! {
             () = cancel.cancelled() => return Err(CopilotError::Cancelled),
-            answer = poll(client, hosts, code) => answer?,
+            answer = poll(client, hosts, code) => answer,
         };
+        let answer = match answer {
+            Err(CopilotError::Http(error)) if error.retryable() && failures < MAX_FAILURES => {
+                failures += 1;
+                continue;
+            }
+            answer => answer?,
+        };
+        failures = 0;
         match answer {
             Poll::Approved(token) => return Ok(token),
             Poll::Pending => {}

@@ -7,6 +7,7 @@ pub mod error;
 pub mod hosts;
 pub mod models;
 pub mod token;
+pub mod usage;
 pub mod wire;
 
 pub use error::CopilotError;

@@ -132,9 +132,14 @@ impl EventMapper {
             .reasoning_details
             .as_ref()
             .map(|d| self.merge_details(d, whole));
-        let reasoning = match (delta.reasoning_content, delta.reasoning) {
-            (Some(text), _) if !text.is_empty() => Some((text, ThoughtSource::ReasoningContent)),
-            (_, Some(text)) if !text.is_empty() => Some((text, ThoughtSource::Reasoning)),
+        let reasoning = match (
+            delta.reasoning_content,
+            delta.reasoning,
+            delta.reasoning_text,
+        ) {
+            (Some(text), _, _) if !text.is_empty() => Some((text, ThoughtSource::ReasoningContent)),
+            (_, Some(text), _) if !text.is_empty() => Some((text, ThoughtSource::Reasoning)),
+            (_, _, Some(text)) if !text.is_empty() => Some((text, ThoughtSource::ReasoningText)),
             _ => details_text
                 .filter(|t| !t.is_empty())
                 .map(|t| (t, ThoughtSource::ReasoningDetails)),

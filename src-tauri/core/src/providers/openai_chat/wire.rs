@@ -123,6 +123,9 @@ pub struct Delta {
     pub reasoning: Option<String>,
     #[serde(default)]
     pub reasoning_details: Option<Vec<Value>>,
+    /// GitHub Copilot's field for the thoughts of the models it serves on Chat Completions.
+    #[serde(default)]
+    pub reasoning_text: Option<String>,
     #[serde(default)]
     pub tool_calls: Option<Vec<ToolCallDelta>>,
     #[serde(default)]

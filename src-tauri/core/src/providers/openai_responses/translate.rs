@@ -17,6 +17,9 @@ pub struct EventMapper {
     items: Vec<Value>,
     in_reasoning: bool,
     summary_parts: u32,
+    /// Whether the reasoning item now open has streamed any text: GitHub Copilot often
+    /// sends a summary only in the finished item.
+    reasoning_streamed: bool,
     done: bool,
 }
 
@@ -28,6 +31,7 @@ impl EventMapper {
             items: Vec::new(),
             in_reasoning: false,
             summary_parts: 0,
+            reasoning_streamed: false,
             done: false,
         }
     }
@@ -72,6 +76,7 @@ impl EventMapper {
                 if !self.in_reasoning {
                     self.start_reasoning(out);
                 }
+                self.reasoning_streamed = true;
                 push_thinking(out, &delta);
             }
             StreamEvent::TextDelta { delta } | StreamEvent::RefusalDelta { delta } => {
@@ -106,6 +111,7 @@ impl EventMapper {
     pub(super) fn start_reasoning(&mut self, out: &mut Vec<ChatEvent>) {
         self.in_reasoning = true;
         self.summary_parts = 0;
+        self.reasoning_streamed = false;
         out.push(ChatEvent::ThinkingStart {
             source: ThoughtSource::Summary,
         });
@@ -116,6 +122,20 @@ impl EventMapper {
             Some("reasoning") => {
                 if !self.in_reasoning {
                     self.start_reasoning(out);
+                }
+                if !self.reasoning_streamed {
+                    // The summary came only with the finished item: show it from there.
+                    let summary: Vec<&str> = item
+                        .get("summary")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|part| part.get("text").and_then(Value::as_str))
+                        .filter(|text| !text.is_empty())
+                        .collect();
+                    if !summary.is_empty() {
+                        push_thinking(out, &summary.join("\n\n"));
+                    }
                 }
                 out.push(ChatEvent::ThinkingData { data: item.clone() });
                 out.push(ChatEvent::ThinkingEnd);
@@ -308,4 +328,40 @@ fn replayable(item: &Value) -> bool {
             .get("encrypted_content")
             .and_then(Value::as_str)
             .is_some_and(|c| !c.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn thoughts(events: &[&str]) -> String {
+        let mut mapper = EventMapper::new("copilot", "gpt-5.4");
+        let mut out = Vec::new();
+        for event in events {
+            mapper.on_data(event, &mut out);
+        }
+        out.iter()
+            .filter_map(|e| match e {
+                ChatEvent::ThinkingDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    const DONE: &str = r#"{"type":"response.output_item.done","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"**Planning**"},{"type":"summary_text","text":"Then the sum."}],"encrypted_content":"gAAAAB-FAKE"}}"#;
+
+    #[test]
+    fn a_summary_sent_only_with_the_finished_item_is_shown() {
+        // Copilot's own models often stream no summary (the VS Code extension's comment).
+        let added = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#;
+        assert_eq!(thoughts(&[added, DONE]), "**Planning**\n\nThen the sum.");
+        assert_eq!(thoughts(&[DONE]), "**Planning**\n\nThen the sum.");
+    }
+
+    #[test]
+    fn a_streamed_summary_is_not_shown_twice() {
+        let added = r#"{"type":"response.output_item.added","output_index":0,"item":{"type":"reasoning","id":"rs_1","summary":[]}}"#;
+        let delta = r#"{"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"**Planning**"}"#;
+        assert_eq!(thoughts(&[added, delta, DONE]), "**Planning**");
+    }
 }

@@ -88,3 +88,39 @@ fn extra_content_on_a_call_is_kept_on_that_call() {
     );
     assert!(calls[1].get("extra_content").is_none());
 }
+
+#[test]
+fn copilots_reasoning_text_is_a_thought() {
+    // A Gemini 3 stream through Copilot's Chat Completions (codecompanion.nvim's recorded stub).
+    let mut mapper = EventMapper::new("copilot", "gemini-3-pro-preview", InlineThoughts::None);
+    let mut out = Vec::new();
+    for chunk in [
+        r#"{"choices":[{"index":0,"delta":{"content":null,"role":"assistant","reasoning_text":"**Discovering Update Scope**\n\nI'm currently"}}],"created":1763682744,"id":"takfaZb8F-DrlOoPh4G-2AU","model":"gemini-3-pro-preview"}"#,
+        r#"{"choices":[{"index":0,"delta":{"content":"I will search.","role":"assistant"}}],"created":1763682744,"id":"takfaZb8F-DrlOoPh4G-2AU","model":"gemini-3-pro-preview"}"#,
+        r#"{"choices":[{"finish_reason":"stop","index":0,"delta":{"content":null,"role":"assistant","reasoning_opaque":"lgxMQq0m/J6c"}}],"created":1763682744,"id":"takfaZb8F-DrlOoPh4G-2AU","model":"gemini-3-pro-preview"}"#,
+    ] {
+        mapper.on_data(chunk, &mut out);
+    }
+    mapper.finish(&mut out);
+    assert!(
+        out.iter().any(|e| matches!(
+            e,
+            ChatEvent::ThinkingStart {
+                source: ThoughtSource::ReasoningText
+            }
+        )),
+        "{out:?}"
+    );
+    let thought: String = out
+        .iter()
+        .filter_map(|e| match e {
+            ChatEvent::ThinkingDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(thought, "**Discovering Update Scope**\n\nI'm currently");
+    assert!(
+        out.iter()
+            .any(|e| matches!(e, ChatEvent::TextDelta { text } if text == "I will search."))
+    );
+}
