@@ -106,7 +106,8 @@ describe('the model picker', () => {
     await page.keyboard.press('Control+m');
     const picker = page.getByTestId('model-picker');
     assert.match(await picker.locator('[data-model="o3"]').textContent(), /needs a key/);
-    assert.equal(await picker.getByTestId('picker-add-key').count(), 1);
+    // OpenAI asks for a key, GitHub Copilot for a sign-in.
+    assert.deepEqual((await picker.getByTestId('picker-add-key').allTextContents()).map((t) => t.trim()), ['Add key', 'Sign in']);
     await page.keyboard.type('o3');
     await page.keyboard.press('Enter');
     await page.getByTestId('settings-panel').waitFor();
@@ -123,9 +124,10 @@ describe('the model picker', () => {
     await page.keyboard.type('llama3.2:3b');
     assert.equal(await picker.getByTestId('picker-model-option').count(), 0);
     const typed = picker.getByTestId('picker-typed-option');
-    assert.deepEqual(await typed.evaluateAll((els) => els.map((e) => e.dataset.provider)), ['anthropic', 'openai', 'google', 'deepseek', 'ollama']);
-    assert.equal((await typed.last().textContent()).trim(), 'Use “llama3.2:3b” with Ollama');
-    await typed.last().click();
+    assert.deepEqual(await typed.evaluateAll((els) => els.map((e) => e.dataset.provider)), ['anthropic', 'openai', 'google', 'deepseek', 'ollama', 'copilot']);
+    const withOllama = typed.nth(4);
+    assert.equal((await withOllama.textContent()).trim(), 'Use “llama3.2:3b” with Ollama');
+    await withOllama.click();
     // Added, then step two with the provider's generic rule.
     await picker.getByTestId('picker-level-option').first().waitFor();
     assert.equal(await picker.getByTestId('picker-model').textContent(), 'llama3.2:3b');
@@ -391,8 +393,11 @@ describe('settings', () => {
     const copilotGroup = page.getByRole('group', { name: 'GitHub Copilot' });
     assert.match(await copilotGroup.textContent(), /Sign in/);
     assert.match(await page.locator('[data-model="gpt-5.4"]').textContent(), /needs sign-in/);
-    await page.keyboard.press('Escape');
-    await page.getByTestId('open-settings').click();
+    // Enter on a model that needs the sign-in opens it, its button focused.
+    await page.keyboard.type('gpt-5.4');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('settings-panel').waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'copilot-sign-in-start');
     const status = page.getByTestId('key-status-copilot');
     assert.equal((await status.textContent()).trim(), 'Not signed in');
     const panel = page.getByTestId('provider-copilot');
