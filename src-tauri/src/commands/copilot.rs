@@ -96,6 +96,15 @@ pub async fn copilot_sign_in(
             return;
         }
         let state = app.state::<AppState>();
+        // This sign-in is over: nothing is left to stop. (One that was superseded leaves the
+        // newer one's token in place.)
+        if !cancel.is_cancelled() {
+            state
+                .sign_in
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+        }
         let event = match finish(&app, &state, &client, waited).await {
             Ok(provider) => SignInEvent::SignedIn { provider },
             Err(error) => SignInEvent::Failed { error },

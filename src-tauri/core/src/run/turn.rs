@@ -9,7 +9,7 @@ use super::{Outcome, Prepared, RunEvent, TurnRequest, prepare};
 use crate::chat::{ChatEvent, Origin, StopReason};
 use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
-use crate::providers::http::{self, AttemptError, HttpConfig, HttpRequest};
+use crate::providers::http::{self, AttemptError, HttpConfig};
 use crate::providers::mapper_for;
 use crate::providers::stream::{StreamDecoder, join_deltas};
 
@@ -74,10 +74,15 @@ pub async fn run_turn_into(
             Ok(key) => key,
             Err(error) => return fail(draft, error, elapsed(), &mut on_event),
         };
-        let again = HttpRequest {
-            headers: crate::providers::request_headers(model, &plan, Some(&key)),
-            ..http_request.clone()
-        };
+        // The same request, the new key where the old one was.
+        let mut again = http_request.clone();
+        if let Some(old) = request.api_key.filter(|old| !old.is_empty()) {
+            for (_, value) in &mut again.headers {
+                if value.contains(old) {
+                    *value = value.replace(old, &key);
+                }
+            }
+        }
         sent = http::send(client, provider, &again, config, &cancel, |notice| {
             on_event(RunEvent::Retry(notice.clone()));
         })

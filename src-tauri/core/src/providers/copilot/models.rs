@@ -57,11 +57,13 @@ fn offered(model: &WireModel) -> bool {
         .kind
         .as_deref()
         .is_none_or(|kind| kind == "chat");
+    // A model with terms the account (or its organisation) has not enabled answers with an
+    // error: offered only once enabled, as the editors do.
     let allowed = model
         .policy
         .as_ref()
         .and_then(|p| p.state.as_deref())
-        .is_none_or(|state| state != "disabled");
+        .is_none_or(|state| state == "enabled");
     chat && allowed && model.model_picker_enabled
 }
 
@@ -90,6 +92,7 @@ mod tests {
           {"id":"claude-sonnet-4.6","name":"Claude Sonnet 4.6","vendor":"Anthropic","model_picker_enabled":true,"preview":false,
            "capabilities":{"family":"claude-sonnet-4.6","type":"chat"},"policy":{"state":"enabled","terms":"Enable access to the latest Claude models"},"supported_endpoints":["/chat/completions","/v1/messages"]},
           {"id":"claude-opus-4.8","name":"Claude Opus 4.8","model_picker_enabled":true,"capabilities":{"type":"chat"},"policy":{"state":"disabled"}},
+          {"id":"claude-opus-4.5","name":"Claude Opus 4.5","model_picker_enabled":true,"capabilities":{"type":"chat"},"policy":{"state":"unconfigured"}},
           {"id":"gpt-4o-2024-11-20","name":"GPT-4o","model_picker_enabled":false,"capabilities":{"type":"chat"}},
           {"id":"text-embedding-3-small","name":"Embedding V3 small","model_picker_enabled":false,"capabilities":{"type":"embeddings"}},
           {"id":"gpt-4o","name":"GPT-4o again","model_picker_enabled":true,"capabilities":{"type":"chat"}}

@@ -124,11 +124,11 @@ impl EventMapper {
                     self.start_reasoning(out);
                 }
                 if !self.reasoning_streamed {
-                    // The summary came only with the finished item: show it from there.
-                    let summary: Vec<&str> = item
-                        .get("summary")
-                        .and_then(Value::as_array)
+                    // The summary (or the raw reasoning text) came only with the finished
+                    // item: show it from there.
+                    let summary: Vec<&str> = ["summary", "content"]
                         .into_iter()
+                        .filter_map(|field| item.get(field).and_then(Value::as_array))
                         .flatten()
                         .filter_map(|part| part.get("text").and_then(Value::as_str))
                         .filter(|text| !text.is_empty())

@@ -26,31 +26,9 @@ pub fn parse_response(
     }
     for item in std::mem::take(&mut response.output) {
         match item.get("type").and_then(Value::as_str) {
-            Some("reasoning") => {
-                mapper.start_reasoning(out);
-                let texts = item
-                    .get("summary")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .chain(
-                        item.get("content")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten(),
-                    )
-                    .filter_map(|p| p.get("text").and_then(Value::as_str));
-                for (i, text) in texts.enumerate() {
-                    if i > 0 {
-                        out.push(ChatEvent::ThinkingDelta {
-                            text: "\n\n".into(),
-                        });
-                    }
-                    out.push(ChatEvent::ThinkingDelta {
-                        text: text.to_owned(),
-                    });
-                }
-            }
+            // The finished item's summary (or raw reasoning text) is shown by `item_done`,
+            // as for a stream that sent it only there.
+            Some("reasoning") => mapper.start_reasoning(out),
             Some("message") => {
                 for part in item
                     .get("content")
