@@ -492,6 +492,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     calls: [],
     keysSeen: 0,
     signIns: 0,
+    codeEntered: false,
+    holdSignIn: Boolean(options.copilotHold),
     release() {
       fake.hold = false;
       held.splice(0).forEach((go) => go());
@@ -862,7 +864,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     },
     keyring_status: () => options.keyring ?? { available: true, message: null },
     // GitHub's device flow: the code at once, then a check a tick, until "approved" after
-    // two (options.copilotSignIn: 'deny' declines it instead).
+    // two (options.copilotSignIn: 'deny' declines it instead). With options.copilotHold the
+    // user "enters the code" only when the test sets window.__fake.codeEntered (a test may
+    // also set window.__fake.holdSignIn later).
     copilot_sign_in: ({ onEvent }) => {
       /** @type {(event: import('../../ui/src/lib/ipc-generated').SignInEvent) => void} */
       const send = /** @type {any} */ (channelSender(onEvent));
@@ -871,7 +875,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const tick = () => {
         if (mine !== fake.signIns) return;
         polls += 1;
-        if (polls <= 2) {
+        if (polls <= 2 || (fake.holdSignIn && !fake.codeEntered)) {
           send({ type: 'waiting', nextInSecs: 5 });
           setTimeout(tick, 150);
         } else if (options.copilotSignIn === 'deny') {

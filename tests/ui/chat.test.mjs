@@ -388,7 +388,7 @@ describe('settings', () => {
   });
 
   it('signs in to GitHub Copilot with a code, and signs out', async () => {
-    const { page, problems } = await openChat();
+    const { page, problems } = await openChat({ copilotHold: true });
     await page.keyboard.press('Control+m');
     const copilotGroup = page.getByRole('group', { name: 'GitHub Copilot' });
     assert.match(await copilotGroup.textContent(), /Sign in/);
@@ -413,6 +413,10 @@ describe('settings', () => {
     assert.deepEqual((await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'open_external'))).map((c) => c.args.url), [
       'https://github.com/login/device',
     ]);
+    // The user enters the code on GitHub; the next check finds it.
+    await page.evaluate(() => {
+      window.__fake.codeEntered = true;
+    });
     await panel.getByTestId('copilot-signed-in').waitFor();
     assert.equal((await status.textContent()).trim(), 'Signed in');
     await panel.getByTestId('copilot-sign-out').click();
@@ -431,6 +435,10 @@ describe('settings', () => {
     await error.waitFor();
     assert.match(await error.textContent(), /declined on GitHub/);
     assert.equal((await panel.getByTestId('copilot-sign-in-start').textContent()).trim(), 'Start over');
+    // This time the user has not entered the code when they cancel.
+    await page.evaluate(() => {
+      window.__fake.holdSignIn = true;
+    });
     await panel.getByTestId('copilot-sign-in-start').click();
     await panel.getByTestId('copilot-user-code').waitFor();
     await panel.getByTestId('copilot-cancel').click();
