@@ -169,6 +169,8 @@ async fn a_cancelled_sign_in_stops_polling() {
         .await
         .unwrap_err();
     assert_eq!(err, CopilotError::Cancelled);
+    // A poll already on the wire at the stop may still reach the mock; none after it.
+    tokio::time::sleep(Duration::from_millis(50)).await;
     let polls = copilot.polls();
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(copilot.polls(), polls, "nothing polls after the stop");

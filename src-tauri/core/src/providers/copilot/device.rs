@@ -9,7 +9,6 @@ use super::error::{CopilotError, PROVIDER};
 use super::hosts::{CLIENT_ID, Hosts};
 use super::wire::{AccessTokenResponse, DeviceCodeResponse};
 use crate::providers::error::{ProviderError, from_status};
-use crate::providers::http::network_error;
 
 /// Failed polls in a row that end the wait.
 const MAX_FAILURES: u32 = 3;
@@ -188,20 +187,13 @@ async fn post_form(
     url: &str,
     form: &[(&str, &str)],
 ) -> Result<Vec<u8>, CopilotError> {
-    let response = client
+    let request = client
         .post(url)
         .header("accept", "application/json")
         .header("content-type", "application/x-www-form-urlencoded")
         .header("user-agent", super::USER_AGENT)
-        .body(form_encoded(form))
-        .send()
-        .await
-        .map_err(|e| network_error(PROVIDER, &e))?;
-    let status = response.status().as_u16();
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| network_error(PROVIDER, &e))?;
+        .body(form_encoded(form));
+    let (status, body) = super::fetch(request).await?;
     // An OAuth error comes as a 200 (GitHub) or a 400 (the RFC); both carry `error`.
     if status >= 400 && !(status == 400 && body.windows(8).any(|w| w == b"\"error\":")) {
         return Err(from_status(PROVIDER, status, None, &body).into());

@@ -56,6 +56,17 @@ pub async fn fetch_models(
     for (name, value) in api_headers() {
         request = request.header(name, value);
     }
+    let (status, body) = fetch(request).await?;
+    if status >= 400 {
+        return Err(from_status(error::PROVIDER, status, None, &body));
+    }
+    models::parse(&body).map_err(|e| ProviderError::unreadable_response(error::PROVIDER, &e))
+}
+
+/// Sends a request to GitHub or Copilot and reads the whole answer: its status and body.
+pub(crate) async fn fetch(
+    request: reqwest::RequestBuilder,
+) -> Result<(u16, bytes::Bytes), ProviderError> {
     let response = request
         .send()
         .await
@@ -65,10 +76,7 @@ pub async fn fetch_models(
         .bytes()
         .await
         .map_err(|e| network_error(error::PROVIDER, &e))?;
-    if status >= 400 {
-        return Err(from_status(error::PROVIDER, status, None, &body));
-    }
-    models::parse(&body).map_err(|e| ProviderError::unreadable_response(error::PROVIDER, &e))
+    Ok((status, body))
 }
 
 /// The GitHub address to sign in at: the user's own (GitHub Enterprise), else github.com.

@@ -9,7 +9,6 @@ use super::error::{CopilotError, PROVIDER};
 use super::hosts::Hosts;
 use super::wire::{CopilotTokenResponse, GithubError};
 use crate::providers::error::{ProviderError, from_status};
-use crate::providers::http::network_error;
 
 /// How long before it expires a token is replaced, when the exchange does not say.
 const EARLY: Duration = Duration::from_secs(5 * 60);
@@ -46,21 +45,14 @@ pub async fn exchange(
     hosts: &Hosts,
     github_token: &str,
 ) -> Result<Exchanged, CopilotError> {
-    let response = client
+    let request = client
         .get(hosts.copilot_token_url())
         .header("authorization", format!("token {github_token}"))
         .header("accept", "application/json")
         .header("user-agent", super::USER_AGENT)
         .header("editor-version", super::EDITOR_VERSION)
-        .header("editor-plugin-version", super::EDITOR_PLUGIN_VERSION)
-        .send()
-        .await
-        .map_err(|e| network_error(PROVIDER, &e))?;
-    let status = response.status().as_u16();
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| network_error(PROVIDER, &e))?;
+        .header("editor-plugin-version", super::EDITOR_PLUGIN_VERSION);
+    let (status, body) = super::fetch(request).await?;
     read_exchange(status, &body, hosts, SystemTime::now())
 }
 
