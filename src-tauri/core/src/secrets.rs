@@ -1,7 +1,11 @@
 //! API keys: the environment (`PONDER_<PROVIDER>_API_KEY`) for scripts and development, else
 //! the OS keyring. Never a file Ponder writes, never a log.
 
+use std::collections::HashMap;
+
 use crate::paths::APP_IDENTIFIER;
+
+mod secret_service;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SecretError {
@@ -44,54 +48,74 @@ pub const KEYRING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 
 /// The key for a provider, from the environment or the keyring.
 pub fn api_key(provider: &str) -> Result<String, SecretError> {
-    let env = env_var(provider);
-    if let Ok(key) = std::env::var(&env)
-        && !key.trim().is_empty()
-    {
-        return Ok(key.trim().to_owned());
-    }
-    let owned = provider.to_owned();
-    // Whatever went wrong with the keyring, the user's way out is the same: say both routes.
-    bounded(move || keyring_key(&owned)).map_err(|err| match err {
-        SecretError::Unavailable(why) => SecretError::Missing {
-            provider: provider.to_owned(),
-            env,
-            service: APP_IDENTIFIER.to_owned(),
-            detail: format!(" (the keyring could not be read: {why})"),
-        },
-        missing => missing,
-    })
+    let (_, found) = api_keys([provider])
+        .pop()
+        .expect("one key asked, one answer");
+    found
 }
 
-/// Every given provider's key at once. Each lookup runs on its own thread, so a locked
-/// keyring costs one [`KEYRING_TIMEOUT`] in all, not one per provider.
+/// Every given provider's key at once, in the order asked: the environment's first, the rest
+/// from one keyring session. Each session costs the keyring (and this process) a
+/// Diffie-Hellman key exchange for the secrets' transfer: a session per provider was ~15 of
+/// them at every start, a core's worth of work for ~50 ms while the window was being drawn.
+/// A locked keyring costs one [`KEYRING_TIMEOUT`] in all.
 pub fn api_keys<'a>(
     providers: impl IntoIterator<Item = &'a str>,
 ) -> Vec<(String, Result<String, SecretError>)> {
-    look_up_all(providers, api_key)
+    let ids: Vec<String> = providers.into_iter().map(str::to_owned).collect();
+    let from_env: Vec<Option<String>> = ids
+        .iter()
+        .map(|id| {
+            std::env::var(env_var(id))
+                .ok()
+                .map(|key| key.trim().to_owned())
+                .filter(|key| !key.is_empty())
+        })
+        .collect();
+    let wanted: Vec<String> = ids
+        .iter()
+        .zip(&from_env)
+        .filter(|(_, env)| env.is_none())
+        .map(|(id, _)| id.clone())
+        .collect();
+    let stored = if wanted.is_empty() {
+        Ok(HashMap::new())
+    } else {
+        bounded(move || secret_service::stored(&wanted))
+    };
+    ids.into_iter()
+        .zip(from_env)
+        .map(|(id, env)| {
+            let found = match (env, &stored) {
+                (Some(key), _) => Ok(key),
+                (None, Ok(stored)) => match stored.get(&id) {
+                    Some(Ok(key)) if !key.trim().is_empty() => Ok(key.trim().to_owned()),
+                    Some(Ok(_)) | None => Err(missing(&id, String::new())),
+                    Some(Err(why)) => Err(missing(&id, unreadable(why))),
+                },
+                // Whatever went wrong with the keyring, the user's way out is the same: say
+                // both routes.
+                (
+                    None,
+                    Err(SecretError::Unavailable(why) | SecretError::Missing { detail: why, .. }),
+                ) => Err(missing(&id, unreadable(why))),
+            };
+            (id, found)
+        })
+        .collect()
 }
 
-fn look_up_all<'a, T: Send>(
-    providers: impl IntoIterator<Item = &'a str>,
-    lookup: impl Fn(&str) -> T + Sync,
-) -> Vec<(String, T)> {
-    let ids: Vec<&str> = providers.into_iter().collect();
-    let lookup = &lookup;
-    std::thread::scope(|scope| {
-        let running: Vec<_> = ids
-            .iter()
-            .map(|id| scope.spawn(move || lookup(id)))
-            .collect();
-        ids.iter()
-            .zip(running)
-            .map(|(id, thread)| {
-                let found = thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                ((*id).to_owned(), found)
-            })
-            .collect()
-    })
+fn missing(provider: &str, detail: String) -> SecretError {
+    SecretError::Missing {
+        provider: provider.to_owned(),
+        env: env_var(provider),
+        service: APP_IDENTIFIER.to_owned(),
+        detail,
+    }
+}
+
+fn unreadable(why: &str) -> String {
+    format!(" (the keyring could not be read: {why})")
 }
 
 /// Runs a keyring call on its own thread and gives up after [`KEYRING_TIMEOUT`].
@@ -107,27 +131,6 @@ fn bounded<T: Send + 'static>(
             "the system keyring did not answer within {} s (is it locked?)",
             KEYRING_TIMEOUT.as_secs()
         )))
-    })
-}
-
-fn keyring_key(provider: &str) -> Result<String, SecretError> {
-    let env = env_var(provider);
-    let detail = match entry(provider).and_then(|e| {
-        e.get_password()
-            .map_err(|e| SecretError::Unavailable(e.to_string()))
-    }) {
-        Ok(key) if !key.trim().is_empty() => return Ok(key.trim().to_owned()),
-        Ok(_) => String::new(),
-        Err(SecretError::Unavailable(why)) if !why.contains("No matching entry") => {
-            format!(" (the keyring could not be read: {why})")
-        }
-        Err(_) => String::new(),
-    };
-    Err(SecretError::Missing {
-        provider: provider.to_owned(),
-        env,
-        service: APP_IDENTIFIER.to_owned(),
-        detail,
     })
 }
 
@@ -174,43 +177,12 @@ pub fn clear_secret(account: &str) -> Result<(), SecretError> {
 
 /// Whether the keyring can be reached at all (a missing entry is fine).
 pub fn probe() -> Result<(), SecretError> {
-    bounded(|| match entry("ponder-probe")?.get_password() {
-        Ok(_) | Err(keyring::Error::NoEntry) => Ok(()),
-        Err(e) => Err(SecretError::Unavailable(e.to_string())),
-    })
+    bounded(secret_service::reachable)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keys_are_looked_up_at_once_not_one_after_another() {
-        let slow = |id: &str| {
-            std::thread::sleep(std::time::Duration::from_millis(300));
-            id.len()
-        };
-        let ids = [
-            "anthropic",
-            "openai",
-            "google",
-            "deepseek",
-            "moonshot",
-            "qwen",
-            "xai",
-            "zai",
-        ];
-        let started = std::time::Instant::now();
-        let found = look_up_all(ids, slow);
-        // One after another this takes 2.4 s; at once, about 0.3 s.
-        assert!(
-            started.elapsed() < std::time::Duration::from_millis(1_500),
-            "{:?}",
-            started.elapsed()
-        );
-        let expected: Vec<_> = ids.iter().map(|id| ((*id).to_owned(), id.len())).collect();
-        assert_eq!(found, expected, "in the order asked");
-    }
 
     #[test]
     fn env_var_names_are_upper_snake() {
