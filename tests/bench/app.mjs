@@ -306,6 +306,19 @@ async function main() {
         if (i < RUNS - 1) await s.end();
       }
       figure('start_list_shown_under_webdriver_ms', median(listed), 'ms');
+      // The last start on the page's own clock: its script run, the check for problems answered,
+      // the list read, the list drawn, the chat drawn.
+      await waitForMark(s, 'ponder:start:chat-shown');
+      const steps = await s.execute(`
+        const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+        return {
+          script: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? null,
+          checked: at('ponder:start:checked'),
+          list_read: at('ponder:start:list-read'),
+          list_shown: at('ponder:list-shown'),
+          chat_shown: at('ponder:start:chat-shown'),
+        };`);
+      for (const [step, ms] of Object.entries(steps)) if (ms !== null) figure(`start_page_${step}_ms`, ms, 'ms');
       const [pid] = runningApps(app);
       await sleep(3000);
       // Idling on a new chat, the thread lays out a hidden sample of what it shows, once (its
@@ -402,6 +415,43 @@ async function expand(s, history) {
 }
 
 /**
+ * Watches the display for top-level windows being mapped, through one X client that stays
+ * connected (xev): `mapped` resolves with the time (`performance.now()`) and id of the first
+ * window mapped. Polling with a new client every few ms cost the start it measured: on
+ * this machine each new client took ~30 ms of CPU in the X server and its keymap compiler
+ * (while no other client is connected, Xvfb resets itself at each disconnection and compiles
+ * its keymap again), a core's worth during the app's start. A user's display has neither.
+ */
+async function watchMaps() {
+  const xev = spawn('stdbuf', ['-oL', 'xev', '-root', '-event', 'substructure'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let resolve;
+  const mapped = new Promise((r) => (resolve = r));
+  // "MapNotify event, serial 19, synthetic NO, window 0x50d," then
+  // "    event 0x50d, window 0x400002, override NO": the second line names the window.
+  let partial = '';
+  let inMap = false;
+  xev.stdout.on('data', (chunk) => {
+    const at = performance.now();
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      const window = inMap ? line.match(/^\s*event 0x[0-9a-f]+, window (0x[0-9a-f]+), override NO/)?.[1] : null;
+      if (window) resolve({ at, window });
+      inMap = line.startsWith('MapNotify event');
+    }
+  });
+  // xev says nothing once connected; it connects within a few ms.
+  await sleep(300);
+  return { mapped, stop: () => xev.kill() };
+}
+
+/** The window's title (WM_NAME), or null. */
+function windowName(id) {
+  const out = spawnSync('xprop', ['-id', id, 'WM_NAME'], { encoding: 'utf8', timeout: 5000 }).stdout ?? '';
+  return out.match(/= "(.*)"/)?.[1] ?? null;
+}
+
+/**
  * Launches the app alone (no WebDriver) and times it until its window is on screen, and until
  * its conversation list is drawn (the page says when on its console, which the app writes out
  * when asked).
@@ -409,9 +459,12 @@ async function expand(s, history) {
 async function launches(app, env) {
   const windows = [];
   const lists = [];
+  const chats = [];
   for (let i = 0; i < START_RUNS; i++) {
     await waitFor(() => runningApps(app).length === 0, 'no app running', 15000);
+    const maps = await watchMaps();
     let listedAt = null;
+    let chatAt = null;
     const wall0 = performance.timeOrigin + performance.now();
     const t0 = performance.now();
     const child = spawn(app, [], { env: { ...env, PONDER_WEBVIEW_CONSOLE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -426,17 +479,15 @@ async function launches(app, env) {
       out += chunk;
       const at = out.match(/ponder:list-shown at ([\d.]+)/);
       if (at && listedAt === null) listedAt = Number(at[1]);
+      const chat = out.match(/ponder:start:chat-shown at ([\d.]+)/);
+      if (chat && chatAt === null) chatAt = Number(chat[1]);
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    // Asked every few ms (xdotool's own --sync waits half a second between looks).
-    let shown = false;
-    while (!shown && exited === null && performance.now() - t0 < 30000) {
-      shown = spawnSync('xdotool', ['search', '--onlyvisible', '--name', '^Ponder$'], { stdio: 'ignore', timeout: 5000 }).status === 0;
-      if (!shown) await sleep(5);
-    }
-    windows.push(performance.now() - t0);
-    await waitFor(() => listedAt !== null || exited !== null, 'the list shown on the console', 30000).catch(() => {});
+    const map = await Promise.race([maps.mapped, exit.then(() => null), sleep(30000).then(() => null)]);
+    await waitFor(() => (listedAt !== null && chatAt !== null) || exited !== null, 'the list and the chat shown on the console', 30000).catch(() => {});
+    const name = map ? windowName(map.window) : null;
+    maps.stop();
     const early = exited;
     if (!early) child.kill('SIGTERM');
     const ended = await Promise.race([exit, sleep(10000).then(() => null)]);
@@ -447,15 +498,21 @@ async function launches(app, env) {
     }
     const wrote = `the app wrote: ${out.slice(-2000)}`;
     if (early) throw new Error(`the app ended by itself before its list showed (${JSON.stringify(early)}); ${wrote}`);
-    if (!shown) throw new Error(`the window never showed; ${wrote}`);
+    if (!map) throw new Error(`the window never showed; ${wrote}`);
+    if (name !== 'Ponder') throw new Error(`the first window shown was ${JSON.stringify(name)}, not the app's; ${wrote}`);
     if (listedAt === null) throw new Error(`the list never showed; ${wrote}`);
+    if (chatAt === null) throw new Error(`the chat never showed; ${wrote}`);
+    windows.push(map.at - t0);
     lists.push(listedAt - wall0);
+    chats.push(chatAt - wall0);
     // The single-instance name and the web processes go a moment after.
     await sleep(1000);
   }
   figure('start_window_shown_ms', median(windows), 'ms');
   figure('start_list_shown_ms', median(lists), 'ms');
   figure('start_list_shown_slowest_ms', Math.max(...lists), 'ms');
+  // The window is made in two steps: the chat (header, thread, composer) the frame after.
+  figure('start_chat_shown_ms', median(chats), 'ms');
 }
 
 async function waitForMark(s, name) {

@@ -44,7 +44,25 @@ describe('App shell', () => {
     expect(await screen.findByTestId('status-version')).toHaveProperty('textContent', 'Ponder 0.1.0');
     expect(screen.getByTestId('status-data-dir').textContent).toBe(about.dataDir);
     expect((await screen.findByTestId('sidebar-empty')).textContent).toContain('No conversations yet');
-    expect(screen.getByTestId('thread-empty').textContent).toContain('What are you pondering?');
+    // The chat is made in the frame after the list.
+    expect((await screen.findByTestId('thread-empty')).textContent).toContain('What are you pondering?');
+  });
+
+  it('reads the list before it makes the chat, and makes the chat once the list is drawn', async () => {
+    let chatMadeAtRead: boolean | null = null;
+    backend(
+      {},
+      {
+        list_conversations: () => {
+          chatMadeAtRead = document.querySelector('[data-testid="thread-empty"], [data-testid="composer-input"]') !== null;
+          return [];
+        },
+      },
+    );
+    render(App);
+    await screen.findByTestId('sidebar-empty');
+    expect(await screen.findByTestId('thread-empty')).toBeTruthy();
+    expect(chatMadeAtRead).toBe(false);
   });
 
   it('applies the saved theme and saves a new one', async () => {

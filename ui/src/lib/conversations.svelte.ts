@@ -1,10 +1,13 @@
 // The list of conversations in the sidebar, and search across them.
 import { AppError, ipc } from './ipc';
+import { markFirst } from './perf';
 import type { ConversationSummary, ConversationView, SearchHit } from './types';
 import type { Ui } from './ui.svelte';
 
 export class ConversationsState {
   list = $state.raw<ConversationSummary[]>([]);
+  /** Whether the list was read once (even empty, even failed). */
+  read = $state(false);
 
   constructor(private readonly ui: Ui) {}
 
@@ -15,10 +18,12 @@ export class ConversationsState {
   async refresh(): Promise<void> {
     try {
       const list = await ipc.listConversations(false);
+      markFirst('ponder:start:list-read');
       this.list = sortConversations(Array.isArray(list) ? list : []);
     } catch (raw) {
       this.ui.error = AppError.from(raw);
     }
+    this.read = true;
   }
 
   /** A conversation just created, listed before the backend is asked again. */

@@ -16,6 +16,12 @@ export function markOnce(name: string): void {
   });
 }
 
+/** Marks `name` now, once per page load: a step of the start-up, for the benchmark. */
+export function markFirst(name: string): void {
+  if (typeof performance === 'undefined' || performance.getEntriesByName(name).length > 0) return;
+  performance.mark(name);
+}
+
 /**
  * Marks a step of a user action (`ponder:open:read`, `ponder:open:rendered`, `ponder:open:whole`) for the benchmark's
  * breakdown; the page keeps only the newest of each name.

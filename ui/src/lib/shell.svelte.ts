@@ -12,15 +12,21 @@ export class Shell {
   /** Why the last attempt to resolve a problem failed. */
   problemError = $state<string | null>(null);
 
-  /** Asks the backend which files it could not use; the window shows them first. */
-  async checkProblems(): Promise<StartupProblem[]> {
+  /**
+   * Asks the backend which files it could not use; the window shows them first. With none,
+   * `whenNone` runs before the window is made for them (its reads go out meanwhile).
+   */
+  async checkProblems(whenNone?: () => void): Promise<StartupProblem[]> {
+    let problems: StartupProblem[];
     try {
-      this.problems = await ipc.startupProblems();
+      problems = await ipc.startupProblems();
     } catch (raw) {
       this.error = AppError.from(raw);
-      this.problems = [];
+      problems = [];
     }
-    return this.problems;
+    if (problems.length === 0) whenNone?.();
+    this.problems = problems;
+    return problems;
   }
 
   async resolveProblem(problem: StartupProblem, remedy: StartupProblem['remedy']): Promise<void> {
