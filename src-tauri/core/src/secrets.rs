@@ -86,23 +86,31 @@ pub fn api_keys<'a>(
     ids.into_iter()
         .zip(from_env)
         .map(|(id, env)| {
-            let found = match (env, &stored) {
-                (Some(key), _) => Ok(key),
-                (None, Ok(stored)) => match stored.get(&id) {
-                    Some(Ok(key)) if !key.trim().is_empty() => Ok(key.trim().to_owned()),
-                    Some(Ok(_)) | None => Err(missing(&id, String::new())),
-                    Some(Err(why)) => Err(missing(&id, unreadable(why))),
-                },
-                // Whatever went wrong with the keyring, the user's way out is the same: say
-                // both routes.
-                (
-                    None,
-                    Err(SecretError::Unavailable(why) | SecretError::Missing { detail: why, .. }),
-                ) => Err(missing(&id, unreadable(why))),
-            };
+            let found = found_key(&id, env, &stored);
             (id, found)
         })
         .collect()
+}
+
+/// What the keyring holds for each provider with something stored (its secret, or why it
+/// could not be read), or why the keyring could not be asked.
+type Stored = Result<HashMap<String, Result<String, String>>, SecretError>;
+
+/// One provider's key: the environment's, else what the keyring holds, else what to do.
+fn found_key(id: &str, env: Option<String>, stored: &Stored) -> Result<String, SecretError> {
+    match (env, stored) {
+        (Some(key), _) => Ok(key),
+        (None, Ok(stored)) => match stored.get(id) {
+            Some(Ok(key)) if !key.trim().is_empty() => Ok(key.trim().to_owned()),
+            Some(Ok(_)) | None => Err(missing(id, String::new())),
+            Some(Err(why)) => Err(missing(id, unreadable(why))),
+        },
+        // Whatever went wrong with the keyring, the user's way out is the same: say both
+        // routes.
+        (None, Err(SecretError::Unavailable(why) | SecretError::Missing { detail: why, .. })) => {
+            Err(missing(id, unreadable(why)))
+        }
+    }
 }
 
 fn missing(provider: &str, detail: String) -> SecretError {
@@ -183,6 +191,80 @@ pub fn probe() -> Result<(), SecretError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_comes_from_the_environment_then_the_keyring_else_says_what_to_do() {
+        let held: HashMap<String, Result<String, String>> = [
+            ("anthropic", Ok(" FAKE-a-not-real \n")),
+            ("openai", Ok("   ")),
+            (
+                "qwen",
+                Err("2 keyring items are stored for it; remove all but one"),
+            ),
+        ]
+        .into_iter()
+        .map(|(id, found)| {
+            (
+                id.to_owned(),
+                found.map(str::to_owned).map_err(str::to_owned),
+            )
+        })
+        .collect();
+        let locked: Stored = Err(SecretError::Unavailable("the keyring is locked".into()));
+        let cases = [
+            ("anthropic", None, &Ok(held.clone()), Ok("FAKE-a-not-real")),
+            (
+                "anthropic",
+                Some("FAKE-env-not-real"),
+                &Ok(held.clone()),
+                Ok("FAKE-env-not-real"),
+            ),
+            (
+                "google",
+                Some("FAKE-env-not-real"),
+                &locked,
+                Ok("FAKE-env-not-real"),
+            ),
+            // A blank secret is no key, and nothing went wrong reading it.
+            ("openai", None, &Ok(held.clone()), Err("")),
+            ("google", None, &Ok(held.clone()), Err("")),
+            (
+                "qwen",
+                None,
+                &Ok(held.clone()),
+                Err(
+                    " (the keyring could not be read: 2 keyring items are stored for it; remove all but one)",
+                ),
+            ),
+            (
+                "google",
+                None,
+                &locked,
+                Err(" (the keyring could not be read: the keyring is locked)"),
+            ),
+        ];
+        for (id, env, stored, expected) in cases {
+            let found = found_key(id, env.map(str::to_owned), stored);
+            match (found, expected) {
+                (Ok(key), Ok(want)) => assert_eq!(key, want, "{id}"),
+                (
+                    Err(SecretError::Missing {
+                        provider,
+                        env,
+                        detail,
+                        ..
+                    }),
+                    Err(want),
+                ) => {
+                    assert_eq!(
+                        (provider.as_str(), env, detail.as_str()),
+                        (id, env_var(id), want)
+                    );
+                }
+                (found, want) => panic!("{id}: {found:?}, expected {want:?}"),
+            }
+        }
+    }
 
     #[test]
     fn env_var_names_are_upper_snake() {
