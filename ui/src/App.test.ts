@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The same in-memory backend the Chromium tests use, sped up.
 import { installFakeBackend } from '../../tests/support/fake-backend.mjs';
 import App from './App.svelte';
+// The app loads the chat's script once the list is drawn; loaded here first, the tests do not
+// wait on it being compiled.
+import './components/chat-parts';
 
 const about = {
   name: 'Ponder',
