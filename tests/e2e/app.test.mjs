@@ -43,8 +43,9 @@ describe('the installed-style app through WebDriver', () => {
       assert.equal(await s.waitForText('[data-testid="status-data-dir"]'), dataDir);
       assert.ok(existsSync(dataDir), 'the app created its data directory');
       assert.match(await s.text(await s.find('[data-testid="sidebar-empty"]')), /No conversations yet/);
-      assert.match(await s.text(await s.find('[data-testid="thread-empty"]')), /What are you pondering\?/);
-      await s.find('[data-testid="composer-input"]');
+      // The chat comes with its own script, once the list is drawn.
+      assert.match(await s.waitForText('[data-testid="thread-empty"]'), /What are you pondering\?/);
+      await s.waitFind('[data-testid="composer-input"]');
       assert.equal(await s.execute('return document.title'), 'Ponder');
       writeFileSync(join(artifactsDir(), 'app-window.png'), await s.screenshot());
     });
@@ -52,7 +53,7 @@ describe('the installed-style app through WebDriver', () => {
 
   it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process', async () => {
     await withApp(async (s) => {
-      await s.find('[data-testid="composer-input"]');
+      await s.waitFind('[data-testid="composer-input"]');
       const [app] = runningApps();
       assert.ok(app, 'the app is running');
       const gl = /\/(libLLVM[^/]*|swrast_dri\.so|libGLX_mesa[^/]*|libEGL_mesa[^/]*)$/m;

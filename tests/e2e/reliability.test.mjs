@@ -182,7 +182,7 @@ describe('files Ponder cannot read', () => {
         await shot(s, 'corrupt-history');
         await s.click(await s.waitFind('[data-testid="problem-move-aside"]'));
         await s.waitForText('[data-testid="status-version"]');
-        assert.match(await textOf(s, '[data-testid="thread-empty"]'), /pondering/);
+        assert.match(await s.waitForText('[data-testid="thread-empty"]'), /pondering/);
       },
       '[data-testid="problem-history"]',
     );
