@@ -68,6 +68,25 @@ describe('App shell', () => {
     expect(chatMadeAtRead).toBe(false);
   });
 
+  it('reads the list alone, and the settings and the catalog once it is drawn', async () => {
+    let askedBeforeList: string[] | null = null;
+    const fake: Fake = backend(
+      {},
+      {
+        list_conversations: () => {
+          askedBeforeList = fake.calls.map((c) => c.cmd);
+          return [];
+        },
+      },
+    );
+    render(App);
+    await screen.findByTestId('sidebar-empty');
+    await screen.findByTestId('status-version');
+    expect(askedBeforeList).toEqual(['startup_problems']);
+    const asked = fake.calls.map((c) => c.cmd);
+    for (const later of ['app_info', 'get_settings', 'list_models', 'list_providers', 'keyring_status']) expect(asked).toContain(later);
+  });
+
   it('applies the saved theme and saves a new one', async () => {
     const fake = backend({ theme: 'light' });
     render(App);

@@ -8,7 +8,7 @@ import type { CatalogState } from './catalog.svelte';
 import { describeSetting, messageFromText, parseCommand, settingSentence } from './commands';
 import type { ConversationsState } from './conversations.svelte';
 import { choiceLabel } from './format';
-import { afterNextFrame } from './frames';
+import { afterNextFrame, HIDDEN_WAIT_MS } from './frames';
 import { AppError, ipc } from './ipc';
 import type { RunsState } from './runs.svelte';
 import type { SettingsState } from './settings.svelte';
@@ -168,10 +168,18 @@ export class ChatSession {
 
   // ---- loading ----
 
-  /** Loads everything the chat needs; `settings` comes from the shell, which asked already. */
-  async load(settingsLoaded: Promise<Partial<AppSettings> | null>): Promise<void> {
+  /**
+   * Loads everything the chat needs: the conversation list alone first, and the rest (the
+   * shell's about box and settings, through `loadShell`, and the catalog) once the list is
+   * drawn. Asked for together, their answers (the model list alone is about 150 KB) kept the
+   * window busy while the list waited for its frame: on the page's clock, the list was drawn
+   * at 215–305 ms; the list first, at 170–210 ms.
+   */
+  async load(loadShell: () => Promise<Partial<AppSettings> | null>): Promise<void> {
     this.loading = true;
-    const [settings] = await Promise.allSettled([settingsLoaded, this.catalog.load(), this.conversations.refresh()]);
+    await this.conversations.refresh();
+    await afterNextFrame(HIDDEN_WAIT_MS);
+    const [settings] = await Promise.allSettled([loadShell(), this.catalog.load()]);
     if (settings.status === 'fulfilled' && settings.value && typeof settings.value === 'object') this.settings.apply(settings.value);
     if (!this.current) this.useDefaults();
     this.loading = false;

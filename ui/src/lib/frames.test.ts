@@ -65,4 +65,28 @@ describe('afterNextFrame', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(done).toBe(true);
   });
+
+  it('resolves within the given time when no frame comes (a hidden window), and once', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('requestAnimationFrame', () => 1);
+    let done = 0;
+    void afterNextFrame(100).then(() => (done += 1));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(done).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(1);
+  });
+
+  it('with a time to wait at most, still resolves right after a frame that comes first', async () => {
+    vi.useFakeTimers();
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    let done = false;
+    void afterNextFrame(100).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(done).toBe(false);
+    frames[0]?.(16);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done).toBe(true);
+  });
 });

@@ -3,7 +3,7 @@
 // however fast the model writes.
 
 /** A hidden window draws no frames; its events still arrive within this time. */
-const HIDDEN_WAIT_MS = 100;
+export const HIDDEN_WAIT_MS = 100;
 
 /**
  * Returns a function that queues an item; the items queued since the last delivery reach
@@ -35,8 +35,13 @@ export function perFrame<T>(deliver: (items: T[]) => void): (item: T) => void {
 
 /**
  * Resolves in the first task after the next frame is drawn: work that must never delay that
- * frame (what is off screen, what can be read later) waits for it.
+ * frame (what is off screen, what can be read later) waits for it. With `orWithinMs`, it
+ * resolves then at the latest: a hidden window draws no frames, and what waits must not wait
+ * until it is shown.
  */
-export function afterNextFrame(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+export function afterNextFrame(orWithinMs?: number): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    if (orWithinMs !== undefined) setTimeout(resolve, orWithinMs);
+  });
 }
