@@ -66,15 +66,15 @@ describe('afterNextFrame', () => {
     expect(done).toBe(true);
   });
 
-  it('resolves within the given time when no frame comes (a hidden window), and once', async () => {
+  it('resolves within the given time when no frame comes (a hidden window)', async () => {
     vi.useFakeTimers();
     vi.stubGlobal('requestAnimationFrame', () => 1);
-    let done = 0;
-    void afterNextFrame(100).then(() => (done += 1));
+    let done = false;
+    void afterNextFrame(100).then(() => (done = true));
     await vi.advanceTimersByTimeAsync(99);
-    expect(done).toBe(0);
+    expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(done).toBe(1);
+    expect(done).toBe(true);
   });
 
   it('with a time to wait at most, still resolves right after a frame that comes first', async () => {

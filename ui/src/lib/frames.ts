@@ -2,7 +2,7 @@
 // Handing them over once a frame, all together, lets the thread re-render once per frame
 // however fast the model writes.
 
-/** A hidden window draws no frames; its events still arrive within this time. */
+/** A hidden window draws no frames; what waits for one still goes ahead within this time. */
 export const HIDDEN_WAIT_MS = 100;
 
 /**
