@@ -742,6 +742,31 @@ describe('long threads and untrusted output', () => {
     await page.close();
   });
 
+  it('renders the answers above ahead while the reader reads, never while they scroll', async () => {
+    const { page, problems } = await openChat({ long: 400 });
+    const done = () => page.evaluate(() => performance.getEntriesByName('ponder:prerender').length);
+    await page.getByText('A very long conversation').click();
+    await page.getByTestId('message-assistant').first().waitFor();
+    // Scrolling a pixel up and down every 100 ms for 2.5 s: the answers wait for it to stop.
+    await page.getByTestId('thread-scroller').evaluate(
+      (el) =>
+        new Promise((resolve) => {
+          let n = 0;
+          const timer = setInterval(() => {
+            el.scrollTop += n % 2 === 0 ? -1 : 1;
+            if (++n === 25) {
+              clearInterval(timer);
+              resolve();
+            }
+          }, 100);
+        }),
+    );
+    assert.equal(await done(), 0, 'nothing was rendered ahead while the thread scrolled');
+    await page.waitForFunction(() => performance.getEntriesByName('ponder:prerender').length === 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('a long thought comes as its start, opens whole a piece at a time, and stays where it was', async () => {
     const thought = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of a long thought, weighing one more case before the next.`).join('\n\n');
     const message = (id, role, parts, extra = {}) => ({

@@ -1,7 +1,16 @@
 import { Marked } from 'marked';
 import { describe, expect, it, vi } from 'vitest';
 
-import { FAST_TOKENIZER, maySetextHeading, remoteHost, renderMarkdown, renderMarkdownStreamingBlocks, splitBlocks } from './markdown';
+import {
+  FAST_TOKENIZER,
+  maySetextHeading,
+  prerenderMarkdown,
+  remoteHost,
+  renderMarkdown,
+  renderMarkdownCached,
+  renderMarkdownStreamingBlocks,
+  splitBlocks,
+} from './markdown';
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -64,6 +73,22 @@ describe('renderMarkdown', () => {
     expect(block?.querySelector('button.code-copy')?.getAttribute('data-action')).toBe('copy-code');
     expect(block?.querySelector('code .hljs-keyword')?.textContent).toBe('fn');
     expect(block?.querySelector('code')?.textContent).toBe('fn main() { let x = 1; }');
+  });
+
+  it('highlights code after sanitizing it, keeping what the code says as text', () => {
+    const source = '```python\nprint("<img src=x onerror=alert(1)>")  # <script>\n```';
+    const root = dom(renderMarkdown(source));
+    expect(root.querySelector('img, script')).toBeNull();
+    expect(root.querySelector('code .hljs-string')?.textContent).toBe('"<img src=x onerror=alert(1)>"');
+    expect(root.querySelector('code')?.textContent).toBe('print("<img src=x onerror=alert(1)>")  # <script>');
+  });
+
+  it('highlights code the same in a message with raw HTML as in one without', () => {
+    const code = '```ts\nconst x: number = 1;\n```';
+    const plain = dom(renderMarkdown(code)).querySelector('code')?.innerHTML;
+    const mixed = dom(renderMarkdown(`<b>note</b>\n\n${code}\n\n<div>\n\n${code}\n\n</div>`));
+    expect(plain).toContain('hljs-keyword');
+    expect(Array.from(mixed.querySelectorAll('code'), (c) => c.innerHTML)).toEqual([plain, plain]);
   });
 
   it('drops data attributes a model writes, so only our buttons carry actions', () => {
@@ -181,5 +206,13 @@ describe('highlighting', () => {
     expect(fresh.highlight('let x: number = 1;', 'ts')).toContain('hljs-keyword');
     expect(fresh.highlight('echo hi', 'sh')).toContain('hljs-built_in');
     expect(fresh.highlight('<b>x</b>', 'nope')).toBe('&lt;b&gt;x&lt;/b&gt;');
+  });
+});
+
+describe('prerenderMarkdown', () => {
+  it('renders a message ahead into the cache, as it would be rendered when shown', () => {
+    const source = 'Ahead of time: **bold**, a list\n\n- one\n- two\n\n```rust\nfn main() {}\n```';
+    expect(prerenderMarkdown(source)).toBe(true);
+    expect(renderMarkdownCached(source)).toBe(renderMarkdown(source));
   });
 });

@@ -1,0 +1,38 @@
+// How a message's parts are shown: consecutive thoughts share one pane, consecutive text one
+// answer, and a tool's result joins its call's card.
+
+import type { PartView, ThinkingPart, ToolCallPart, ToolResultPart } from './types';
+
+export type PartGroup =
+  | { kind: 'thinking'; parts: ThinkingPart[]; first: number }
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; call: ToolCallPart | null; result: ToolResultPart | null };
+
+export function groupParts(parts: readonly PartView[]): PartGroup[] {
+  const out: PartGroup[] = [];
+  let thoughts = 0;
+  for (const part of parts) {
+    const last = out.at(-1);
+    if (part.type === 'thinking') {
+      if (last?.kind === 'thinking') last.parts.push(part);
+      else out.push({ kind: 'thinking', parts: [part], first: thoughts });
+      thoughts += 1;
+    } else if (part.type === 'text') {
+      if (last?.kind === 'text') last.text += part.text;
+      else out.push({ kind: 'text', text: part.text });
+    } else if (part.type === 'toolCall') {
+      out.push({ kind: 'tool', call: part, result: null });
+    } else {
+      // A result joins its call's card; one whose call is not here gets a card of its own.
+      const card = out.find((g) => g.kind === 'tool' && g.call?.id === part.callId && g.result === null);
+      if (card && card.kind === 'tool') card.result = part;
+      else out.push({ kind: 'tool', call: null, result: part });
+    }
+  }
+  return out;
+}
+
+/** The Markdown a message's answer shows (each run of text between thoughts and tools). */
+export function answerTexts(parts: readonly PartView[]): string[] {
+  return groupParts(parts).flatMap((g) => (g.kind === 'text' ? [g.text] : []));
+}
