@@ -742,6 +742,43 @@ describe('long threads and untrusted output', () => {
     await page.close();
   });
 
+  it('scrolled up 400 px a frame from the end, makes each message once', async () => {
+    const { page, problems } = await openChat({ long: 400 });
+    await page.getByText('A very long conversation').click();
+    await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'earlier_messages'));
+    await page.waitForTimeout(300);
+    const made = await page.getByTestId('thread-scroller').evaluate(
+      (el) =>
+        new Promise((resolve) => {
+          const counts = new Map();
+          const observer = new MutationObserver((records) => {
+            for (const r of records) for (const n of r.addedNodes) if (n.dataset?.key) counts.set(n.dataset.key, (counts.get(n.dataset.key) ?? 0) + 1);
+          });
+          observer.observe(el, { childList: true, subtree: true });
+          let frames = 0;
+          const step = () => {
+            el.scrollTop = Math.max(0, el.scrollTop - 400);
+            if (++frames === 150 || el.scrollTop === 0) {
+              // The frame after the last step, with the rows it made measured.
+              requestAnimationFrame(() =>
+                requestAnimationFrame(() => {
+                  observer.disconnect();
+                  resolve({ rows: counts.size, again: [...counts].filter(([, n]) => n > 1).map(([key]) => key) });
+                }),
+              );
+              return;
+            }
+            requestAnimationFrame(step);
+          };
+          requestAnimationFrame(step);
+        }),
+    );
+    assert.ok(made.rows > 100, `${made.rows} rows were made`);
+    assert.deepEqual(made.again, [], 'no row was made, dropped and made again');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('renders the answers above ahead while the reader reads, never while they scroll', async () => {
     const { page, problems } = await openChat({ long: 400 });
     const done = () => page.evaluate(() => performance.getEntriesByName('ponder:prerender').length);
