@@ -1,7 +1,8 @@
 // Markdown for model output, which is untrusted: marked turns it into HTML, DOMPurify keeps
 // only plain HTML (no scripts, inline handlers, styles, forms, frames or javascript: URLs),
-// and then, on the sanitized tree, code blocks get a header with a copy button and remote
-// images become a button that loads them only when clicked.
+// and then, on the sanitized tree, code is highlighted (see `highlightCode`), code blocks get
+// a header with a copy button and remote images become a button that loads them only when
+// clicked.
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
