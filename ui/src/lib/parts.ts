@@ -3,8 +3,10 @@
 
 import type { PartView, ThinkingPart, ToolCallPart, ToolResultPart } from './types';
 
+export type ThinkingGroup = { kind: 'thinking'; parts: ThinkingPart[]; first: number };
+
 export type PartGroup =
-  | { kind: 'thinking'; parts: ThinkingPart[]; first: number }
+  | ThinkingGroup
   | { kind: 'text'; text: string }
   | { kind: 'tool'; call: ToolCallPart | null; result: ToolResultPart | null };
 
