@@ -742,7 +742,7 @@ describe('long threads and untrusted output', () => {
     await page.close();
   });
 
-  it('scrolled up 400 px a frame from the end, makes each message once', async () => {
+  it('scrolled up 400 px a frame from the end, makes each message once, at its scroll event', async () => {
     const { page, problems } = await openChat({ long: 400 });
     await page.getByText('A very long conversation').click();
     await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'earlier_messages'));
@@ -751,19 +751,30 @@ describe('long threads and untrusted output', () => {
       (el) =>
         new Promise((resolve) => {
           const counts = new Map();
+          // Rows made between a scroll and its event (the frame's drawing, when the rows just
+          // made are measured): the next frame's rows, made in this one on top of its own.
+          const early = new Set();
+          let scrolled = false;
           const observer = new MutationObserver((records) => {
-            for (const r of records) for (const n of r.addedNodes) if (n.dataset?.key) counts.set(n.dataset.key, (counts.get(n.dataset.key) ?? 0) + 1);
+            for (const r of records)
+              for (const n of r.addedNodes)
+                if (n.dataset?.key) {
+                  counts.set(n.dataset.key, (counts.get(n.dataset.key) ?? 0) + 1);
+                  if (scrolled) early.add(n.dataset.key);
+                }
           });
           observer.observe(el, { childList: true, subtree: true });
+          document.addEventListener('scroll', () => (scrolled = false), true);
           let frames = 0;
           const step = () => {
             el.scrollTop = Math.max(0, el.scrollTop - 400);
+            scrolled = true;
             if (++frames === 150 || el.scrollTop === 0) {
               // The frame after the last step, with the rows it made measured.
               requestAnimationFrame(() =>
                 requestAnimationFrame(() => {
                   observer.disconnect();
-                  resolve({ rows: counts.size, again: [...counts].filter(([, n]) => n > 1).map(([key]) => key) });
+                  resolve({ rows: counts.size, again: [...counts].filter(([, n]) => n > 1).map(([key]) => key), early: [...early] });
                 }),
               );
               return;
@@ -775,6 +786,7 @@ describe('long threads and untrusted output', () => {
     );
     assert.ok(made.rows > 100, `${made.rows} rows were made`);
     assert.deepEqual(made.again, [], 'no row was made, dropped and made again');
+    assert.deepEqual(made.early, [], 'no row was made before its scroll event');
     assert.deepEqual(problems, []);
     await page.close();
   });

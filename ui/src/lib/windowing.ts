@@ -82,3 +82,21 @@ export function anchorShift(
   for (let i = 0; i < anchorRow; i++) shift += (after[i] ?? estimate) - (before[i] ?? estimate);
   return shift;
 }
+
+/**
+ * `window` without the rows `held` did not have, unless the viewport shows them (`needed`,
+ * the window without overscan): rows are brought in only by a scroll's own event.
+ */
+export function holdWindow(
+  window: WindowRange,
+  held: Pick<WindowRange, 'start' | 'end'>,
+  needed: Pick<WindowRange, 'start' | 'end'>,
+  heights: readonly (number | undefined)[],
+  estimate: number,
+): WindowRange {
+  const start = Math.max(window.start, Math.min(held.start, needed.start));
+  const end = Math.max(start + 1, Math.min(window.end, Math.max(held.end, needed.end)));
+  if (start === window.start && end === window.end) return window;
+  const offsets = rowOffsets(heights, estimate);
+  return { start, end, padTop: offsets[start] ?? 0, padBottom: window.total - (offsets[end] ?? window.total), total: window.total };
+}
