@@ -58,27 +58,17 @@ export function threadItems(shown: MessageView[], live: MessageView | null, note
 
 // Row heights before a row is measured, close enough that opening a long thread renders the
 // few rows that fill the screen rather than many short guesses (each row rendered costs its
-// Markdown and layout). Measured heights replace these as soon as a row is drawn. The figures
-// follow the thread's styles at its full width (48rem), measured in the app: a question's line
-// ~21 px at ~80 characters; an answer's text line 22 px at ~78, 10.5 px between blocks, a code
-// line 19.5 px in ~46 px of frame; a folded thought's header and margin 45 px and its preview
-// ~20 px a line, at most ~108 px. An estimate above the height drawn costs more than one below:
-// scrolling up, the rows above shrink when drawn, and the view moving up with them brings in
-// another row in the same frame.
+// Markdown and layout). Measured heights replace these as soon as a row is drawn; the figures
+// follow the thread's styles (a text line ~28 px at ~90 characters, a question's ~21 px at ~80).
 const ROW = {
   note: 40,
   question: 34,
   questionLine: 21,
   questionChars: 80,
-  answer: 48,
-  answerLine: 22,
-  answerChars: 78,
-  blockGap: 10.5,
-  codeFrame: 46,
-  codeLine: 19.5,
-  thoughtHead: 45,
-  previewLine: 20,
-  previewMax: 108,
+  answer: 110,
+  answerLine: 28,
+  answerChars: 90,
+  foldedThought: 40,
   tool: 64,
 };
 
@@ -98,60 +88,6 @@ function wrappedLines(text: string, width: number): number {
   return lines;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-/** A line that starts a line of its own: a list item, a heading, a quote, a table row. */
-const OWN_LINE = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\|)/;
-
-/** An answer's text as drawn: paragraphs (a single newline joins lines, as in the Markdown
- * renderer) wrapped in blocks apart, list items a line each, code blocks line by line. */
-function answerTextHeight(text: string): number {
-  let height = 0;
-  let blocks = 0;
-  /** Characters of the line being joined (-1: none). */
-  let joined = -1;
-  let fence: string | null = null;
-  const endLine = (): void => {
-    if (joined >= 0) height += ROW.answerLine * Math.max(1, Math.ceil(joined / ROW.answerChars));
-    joined = -1;
-  };
-  let inBlock = false;
-  for (const line of text.split('\n')) {
-    const marker = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null;
-      else height += ROW.codeLine;
-    } else if (marker) {
-      endLine();
-      fence = marker;
-      blocks++;
-      inBlock = false;
-      height += ROW.codeFrame;
-    } else if (line.trim() === '') {
-      endLine();
-      inBlock = false;
-    } else {
-      if (!inBlock) blocks++;
-      inBlock = true;
-      if (OWN_LINE.test(line)) endLine();
-      joined = joined < 0 ? line.length : joined + 1 + line.length;
-    }
-  }
-  endLine();
-  return height + ROW.blockGap * Math.max(0, blocks - 1);
-}
-
-/** A folded thought: its header, and a preview of its first lines (see ThoughtPane). */
-function foldedThoughtHeight(text: string): number {
-  let lines = 0;
-  for (let start = 0; start < text.length && lines < 8; ) {
-    const end = text.indexOf('\n', start);
-    const stop = end < 0 ? text.length : end;
-    if (text.slice(start, stop).trim() !== '') lines++;
-    start = stop + 1;
-  }
-  return ROW.thoughtHead + (lines > 0 ? Math.min(ROW.previewMax, 8 + ROW.previewLine * lines) : 0);
-}
-
 /** A thread row's height in pixels before it is measured; worked out once per message. */
 export function estimateRow(item: ThreadItem): number {
   if (item.kind === 'note') return ROW.note + 20 * Math.max(0, item.note.lines.length - 1);
@@ -165,8 +101,8 @@ export function estimateRow(item: ThreadItem): number {
   } else {
     height = ROW.answer;
     for (const part of message.parts) {
-      if (part.type === 'text') height += answerTextHeight(part.text);
-      else if (part.type === 'thinking') height += foldedThoughtHeight(part.text);
+      if (part.type === 'text') height += ROW.answerLine * wrappedLines(part.text, ROW.answerChars);
+      else if (part.type === 'thinking') height += ROW.foldedThought;
       else height += ROW.tool;
     }
   }
