@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { anchorShift, computeWindow, holdWindow, rowAt, rowOffsets } from './windowing';
+import { anchorShift, computeWindow, rowAt, rowOffsets } from './windowing';
 
 describe('windowing', () => {
   it('computes offsets with estimates for unmeasured rows', () => {
@@ -63,17 +63,17 @@ describe('windowing', () => {
 
   it('held, brings in only the rows on screen and still drops the rest', () => {
     const heights = Array.from({ length: 100 }, () => 100);
-    const at = (scrollTop: number, overscan: number) => computeWindow({ heights, estimate: 100, scrollTop, viewport: 600, overscan });
-    const held = at(5000, 900);
+    const at = (scrollTop: number, held?: { start: number; end: number }) =>
+      computeWindow({ heights, estimate: 100, scrollTop, viewport: 600, overscan: 900, held });
+    const held = at(5000);
     expect([held.start, held.end]).toEqual([41, 66]);
     // Scrolled 400 px up before the event: the rows above wait for it, those below go.
-    const up = holdWindow(at(4600, 900), held, at(4600, 0), heights, 100);
+    const up = at(4600, held);
     expect([up.start, up.end, up.padTop, up.padBottom]).toEqual([41, 62, 4100, 3800]);
     // Scrolled past everything held: the rows on screen come in at once.
-    const far = holdWindow(at(1000, 900), held, at(1000, 0), heights, 100);
+    const far = at(1000, held);
     expect([far.start, far.end]).toEqual([10, 26]);
     // Nothing to hold back: the same window.
-    const same = at(5000, 900);
-    expect(holdWindow(same, held, at(5000, 0), heights, 100)).toBe(same);
+    expect(at(5000, held)).toEqual(held);
   });
 });

@@ -20,6 +20,11 @@ export interface WindowInput {
    * the right one instead of the top rows and then the end a frame later.
    */
   atEnd?: boolean;
+  /**
+   * The rows shown now, held until the next scroll event: of the rows outside them, only those
+   * on screen are brought in (rows are still dropped).
+   */
+  held?: Pick<WindowRange, 'start' | 'end'> | null;
 }
 
 export interface WindowRange {
@@ -62,8 +67,13 @@ export function computeWindow(input: WindowInput): WindowRange {
   const scrollTop = input.atEnd ? Math.max(0, total - input.viewport) : input.scrollTop;
   const top = Math.max(0, scrollTop - input.overscan);
   const bottom = scrollTop + input.viewport + input.overscan;
-  const start = rowAt(offsets, top);
+  let start = rowAt(offsets, top);
   let end = rowAt(offsets, bottom) + 1;
+  const held = input.held;
+  if (held) {
+    start = Math.max(start, Math.min(held.start, rowAt(offsets, scrollTop)));
+    end = Math.min(end, Math.max(held.end, rowAt(offsets, scrollTop + input.viewport) + 1));
+  }
   end = Math.min(n, Math.max(end, start + 1));
   return { start, end, padTop: offsets[start] ?? 0, padBottom: total - (offsets[end] ?? total), total };
 }
@@ -81,22 +91,4 @@ export function anchorShift(
   let shift = 0;
   for (let i = 0; i < anchorRow; i++) shift += (after[i] ?? estimate) - (before[i] ?? estimate);
   return shift;
-}
-
-/**
- * `window` without the rows `held` did not have, unless the viewport shows them (`needed`,
- * the window without overscan): rows are brought in only by a scroll's own event.
- */
-export function holdWindow(
-  window: WindowRange,
-  held: Pick<WindowRange, 'start' | 'end'>,
-  needed: Pick<WindowRange, 'start' | 'end'>,
-  heights: readonly (number | undefined)[],
-  estimate: number,
-): WindowRange {
-  const start = Math.max(window.start, Math.min(held.start, needed.start));
-  const end = Math.max(start + 1, Math.min(window.end, Math.max(held.end, needed.end)));
-  if (start === window.start && end === window.end) return window;
-  const offsets = rowOffsets(heights, estimate);
-  return { start, end, padTop: offsets[start] ?? 0, padBottom: window.total - (offsets[end] ?? window.total), total: window.total };
 }
