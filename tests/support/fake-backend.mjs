@@ -468,9 +468,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   // ---- runs ----
   const THOUGHT = [
     'The user wants to know how many primes there are below 100. ',
-    'Let me count them by decade. ',
-    '2, 3, 5, 7 — four in the first ten. ',
-    '11, 13, 17, 19 — four more. ',
+    'Let me count them by decade.\n',
+    '  2, 3, 5, 7 — four in the first ten.\n',
+    '  11, 13, 17, 19 — four more.\n',
     '23, 29 — two. 31, 37 — two. ',
     '41, 43, 47 — three. 53, 59 — two. ',
     '61, 67 — two. 71, 73, 79 — three. ',

@@ -253,6 +253,19 @@ describe('a streamed answer with thoughts', () => {
         timeout: 6000,
       });
       assert.match(await live.textContent(), /count them by decade/);
+      // Line by line, and a line's indent is kept: the area collapses other runs of spaces.
+      const indent = await live.evaluate((area) => {
+        const lines = [...area.children];
+        const at = (text) => {
+          const node = lines.find((l) => l.textContent.includes(text)).firstChild;
+          const range = document.createRange();
+          range.setStart(node, node.data.indexOf(text));
+          range.setEnd(node, node.data.indexOf(text) + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return at('2, 3, 5, 7') - at('The user wants');
+      });
+      assert.ok(indent > 5, `the indented line starts ${indent} px further in`);
       const box = await live.boundingBox();
       assert.ok(box && box.height > 80 && box.height < 200, `the live area has a fixed height (${box?.height})`);
       assert.equal(await page.getByTestId('stop').count(), 1, 'Stop replaces Send while it runs');
