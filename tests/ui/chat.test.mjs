@@ -306,6 +306,27 @@ describe('a streamed answer with thoughts', () => {
     });
   }
 
+  it('keeps the nodes of the blocks that had streamed when the answer ends', async () => {
+    // At half speed the code block is drawn while the answer streams, well before it ends.
+    const { page, problems } = await openChat({ speed: 2 });
+    await send(page, 'How many primes are below 100?');
+    await page.waitForFunction(() => document.querySelector('[data-testid="answer"] pre') !== null, null, { timeout: 10000 });
+    await page.evaluate(() => {
+      const answer = document.querySelector('[data-testid="answer"]');
+      window.__streamed = { first: answer.querySelector('p'), code: answer.querySelector('pre') };
+    });
+    await page.getByTestId('message-meta').waitFor();
+    const after = await page.getByTestId('answer').evaluate((answer) => ({
+      first: answer.querySelector('p') === window.__streamed.first,
+      code: answer.querySelector('pre') === window.__streamed.code,
+      text: answer.textContent,
+    }));
+    assert.match(after.text, /prime-counting function/, 'the last block is there');
+    assert.deepEqual({ first: after.first, code: after.code }, { first: true, code: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('Esc stops a running answer and keeps what arrived', async () => {
     const { page, problems } = await openChat();
     await page.evaluate(() => (window.__fake.hold = true));

@@ -117,6 +117,18 @@ describe('streaming markdown', () => {
     );
   });
 
+  // A finished answer keeps its streamed blocks when they join to its whole rendering
+  // (Markdown.svelte); where splitting at blank lines changes the meaning, they do not.
+  it.each([
+    ['paragraphs, code and a list', 'There are **25 primes**:\n\n```text\n2 3 5 7\n```\n\n- one\n- two\n\nA *last* line.', true],
+    ['one long paragraph', 'word '.repeat(400).trim(), true],
+    ['a table and a quote', '| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\n1. first\n2. second', true],
+    ['a loose list', '- one\n\n- two', false],
+    ['a reference link defined in a later block', 'See [the docs][d].\n\n[d]: https://example.com', false],
+  ])('joins the blocks of %s to the whole HTML: %s', (_, src, same) => {
+    expect(splitBlocks(src).map(renderMarkdown).join('') === renderMarkdown(src)).toBe(same);
+  });
+
   it('gives the blocks before the last the same HTML as the text grows, so they keep their nodes', () => {
     const before = renderMarkdownStreamingBlocks('First **block**.\n\n```py\nx = 1\n```\n\nThe last one gr');
     const after = renderMarkdownStreamingBlocks('First **block**.\n\n```py\nx = 1\n```\n\nThe last one grows');
