@@ -478,7 +478,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     'So 4 + 4 + 2 + 2 + 3 + 2 + 2 + 3 + 2 + 1 = 25. ',
     'I should answer with the count and the list.',
   ];
-  const ANSWER = [
+  const ANSWER = options.answer ?? [
     'There are **25 primes** below 100:\n\n',
     '```text\n2 3 5 7 11 13 17 19 23 29\n31 37 41 43 47 53 59 61 67 71\n73 79 83 89 97\n```\n\n',
     'A quick way to check: the *prime-counting function* gives π(100) = 25.',

@@ -342,6 +342,22 @@ describe('a streamed answer with thoughts', () => {
     await page.close();
   });
 
+  it('shows the whole answer as a whole once it ends, where its blocks alone read it otherwise', async () => {
+    // The link's definition comes two blocks after the link: each block alone shows
+    // "[the notes][n]" as text, the whole answer a link.
+    const answer = ['See [the notes][n] for the count.\n\n', 'Then check it by hand.\n\n', '[n]: https://example.com/primes\n'];
+    const { page, problems } = await openChat({ speed: 2, answer });
+    await send(page, 'Where is the count written down?');
+    await page.waitForFunction(() => /\[the notes\]\[n\]/.test(document.querySelector('[data-testid="answer"]')?.textContent ?? ''), null, { timeout: 10000 });
+    await page.getByTestId('message-meta').waitFor();
+    const link = page.getByTestId('answer').locator('a[href="https://example.com/primes"]');
+    await link.waitFor({ timeout: 5000 });
+    assert.equal(await link.textContent(), 'the notes');
+    assert.doesNotMatch(await page.getByTestId('answer').textContent(), /\[n\]/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('Esc stops a running answer and keeps what arrived', async () => {
     const { page, problems } = await openChat();
     await page.evaluate(() => (window.__fake.hold = true));

@@ -484,6 +484,9 @@ export class ChatSession {
         // What we folded is shown; the next open reloads it.
       }
     }
+    // The list's new order and title wait for the frame that shows the answer's end: made in
+    // it, they made it longer.
+    await afterNextFrame(HIDDEN_WAIT_MS);
     await this.refreshTitle(key);
     this.several.firstEnded(key);
   }
