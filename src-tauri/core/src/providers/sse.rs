@@ -116,7 +116,13 @@ impl SseDecoder {
             find_line_end_lf
         };
         let mut at = 0;
-        while let Some(found) = find_line_end(&rest[at..]) {
+        // The blank line that ends each event is found without a search.
+        let next_line_end = |at: usize| match rest.get(at) {
+            Some(b'\n') => Some(0),
+            Some(_) => find_line_end(&rest[at..]),
+            None => None,
+        };
+        while let Some(found) = next_line_end(at) {
             let end = at + found;
             match text.get(at..end).filter(|_| self.partial.is_empty()) {
                 Some(line) => self.fields.take_text_line(line, &mut held, &mut on_event),
@@ -239,8 +245,16 @@ impl EventFields {
             }
             return;
         }
-        // `:` is ASCII, so the split falls between characters.
-        let field = memchr::memchr(b':', line.as_bytes()).map(|at| (&line[..at], &line[at + 1..]));
+        // The two fields nearly every line is are told by their first bytes, without a search
+        // for the colon (one search per line was a tenth of a long stream's decoding). `:` is
+        // ASCII, so a split falls between characters.
+        let field = if let Some(value) = line.strip_prefix("data:") {
+            Some(("data", value))
+        } else if let Some(value) = line.strip_prefix("event:") {
+            Some(("event", value))
+        } else {
+            memchr::memchr(b':', line.as_bytes()).map(|at| (&line[..at], &line[at + 1..]))
+        };
         match field {
             Some(("data", value)) => {
                 let value = value.strip_prefix(' ').unwrap_or(value);

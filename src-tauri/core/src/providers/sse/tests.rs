@@ -414,6 +414,11 @@ fn field_names_are_case_sensitive_and_unknown_ones_ignored() {
         b"Data: no\nretry: 1000\nfoo: bar\ndata : no\ndata: yes\n\n",
         &[data("yes")],
     );
+    // Names that only begin like the two common ones are other names.
+    assert_any_chunking_decodes_to(
+        b"datum: no\ndataset: no\nevents: x\nevent:named\ndata:yes\n\n",
+        &[named("named", "yes")],
+    );
 }
 
 #[test]
