@@ -245,7 +245,7 @@ impl EventFields {
             }
             return;
         }
-        // The two fields nearly every line is are told by their first bytes, without a search
+        // The two fields of nearly every line are told by their first bytes, without a search
         // for the colon (one search per line was a tenth of a long stream's decoding). `:` is
         // ASCII, so a split falls between characters.
         let field = if let Some(value) = line.strip_prefix("data:") {
