@@ -342,6 +342,32 @@ describe('a streamed answer with thoughts', () => {
     await page.close();
   });
 
+  it('adds to the text a streaming paragraph already shows, instead of making the paragraph again', async () => {
+    // One paragraph in eight pieces, each drawn on its own at half speed.
+    const words = ['Counting', 'the primes', 'below a hundred', 'by decade', 'gives four,', 'four,', 'two and so on,', 'twenty-five in all.'];
+    const { page, problems } = await openChat({ speed: 2, answer: words.map((w, i) => (i ? ` ${w}` : w)) });
+    await send(page, 'How many primes are below 100?');
+    await page.waitForFunction(() => /Counting/.test(document.querySelector('[data-testid="answer"] p')?.textContent ?? ''), null, { timeout: 10000 });
+    await page.evaluate(() => {
+      const p = document.querySelector('[data-testid="answer"] p');
+      window.__streamed = { p, text: p.firstChild, seen: [p.textContent] };
+      // Every text the paragraph shows on the way, to tell that it was drawn more than once.
+      new MutationObserver(() => window.__streamed.seen.push(window.__streamed.p.textContent)).observe(p, { characterData: true, childList: true, subtree: true });
+    });
+    await page.getByTestId('message-meta').waitFor();
+    const after = await page.getByTestId('answer').evaluate((answer) => ({
+      p: answer.querySelector('p') === window.__streamed.p,
+      text: answer.querySelector('p').firstChild === window.__streamed.text,
+      shown: answer.querySelector('p').textContent,
+      renders: new Set(window.__streamed.seen).size,
+    }));
+    assert.equal(after.shown, words.join(' '));
+    assert.ok(after.renders >= 3, `the paragraph grew while it streamed (${after.renders} texts)`);
+    assert.deepEqual({ p: after.p, text: after.text }, { p: true, text: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('shows the whole answer as a whole once it ends, where its blocks alone read it otherwise', async () => {
     // The link's definition comes two blocks after the link: each block alone shows
     // "[the notes][n]" as text, the whole answer a link.
