@@ -342,6 +342,26 @@ describe('a streamed answer with thoughts', () => {
     await page.close();
   });
 
+  it('grows the composer with its lines and makes it one line again when the message is sent', async () => {
+    const { page, problems } = await openChat();
+    const input = page.getByTestId('composer-input');
+    const height = () => input.evaluate((el) => el.getBoundingClientRect().height);
+    const empty = await height();
+    await input.fill('first line');
+    assert.equal(await height(), empty, 'one line is as high as none');
+    await input.fill('one\ntwo\nthree\nfour');
+    const four = await height();
+    assert.ok(four > empty * 2.5, `four lines are higher (${four} px, one line ${empty} px)`);
+    await input.press('Enter');
+    await page.getByTestId('message-meta').waitFor();
+    assert.equal(await input.inputValue(), '');
+    assert.equal(await height(), empty);
+    await input.fill('again\nand again');
+    assert.ok((await height()) > empty, 'it grows again after the send');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('adds to the text a streaming paragraph already shows, instead of making the paragraph again', async () => {
     // One paragraph in eight pieces, each drawn on its own at half speed.
     const words = ['Counting', 'the primes', 'below a hundred', 'by decade', 'gives four,', 'four,', 'two and so on,', 'twenty-five in all.'];
