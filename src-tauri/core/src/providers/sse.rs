@@ -102,9 +102,9 @@ impl SseDecoder {
         }
         // The chunk is checked as text once: a line inside its valid part is a slice of it
         // (the terminators are ASCII, so they fall between characters), not checked again.
-        let text = match std::str::from_utf8(rest) {
+        let text = match simdutf8::compat::from_utf8(rest) {
             Ok(text) => text,
-            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
+            Err(e) => simdutf8::basic::from_utf8(&rest[..e.valid_up_to()]).unwrap_or_default(),
         };
         // The one data line of the event being read, while it is still in `chunk`.
         let mut held: Option<&str> = None;

@@ -8,12 +8,13 @@
 
 use std::borrow::Cow;
 
-use super::wire::{Delta, StreamEvent};
+use super::wire::Delta;
 
 const HEAD: &str = r#"{"type":"content_block_delta","index":"#;
 
-/// The delta event `data` is, when it is written exactly as the API writes one.
-pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
+/// The block index and delta of the event `data` is, when it is a block delta written exactly
+/// as the API writes one.
+pub(super) fn delta(data: &str) -> Option<(usize, Delta<'_>)> {
     let rest = data.strip_prefix(HEAD)?;
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     // A leading zero is not JSON; more than 9 digits is not an index anyone sends.
@@ -34,13 +35,8 @@ pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
     let rest = rest.strip_prefix(field)?.strip_prefix(r#"":""#)?;
     let (text, after, escaped) = string_body(rest)?;
     // The API pads some events with spaces before their last brace.
-    let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    let after = after.strip_prefix('}')?.trim_start_matches(json_space);
-    if !after
-        .strip_prefix('}')?
-        .trim_start_matches(json_space)
-        .is_empty()
-    {
+    let after = skip_json_space(after.strip_prefix('}')?);
+    if !skip_json_space(after.strip_prefix('}')?).is_empty() {
         return None;
     }
     let body = if escaped {
@@ -56,36 +52,46 @@ pub(super) fn delta(data: &str) -> Option<StreamEvent<'_>> {
         "signature_delta" => Delta::SignatureDelta(body),
         _ => Delta::InputJsonDelta(body),
     };
-    Some(StreamEvent::ContentBlockDelta { index, delta })
+    Some((index, delta))
 }
 
 /// A JSON string's body up to its closing quote (escapes skipped over, not undone), what
 /// follows the quote, and whether it holds escapes. `None` when the string never closes or
 /// holds a raw control character.
+///
+/// One pass over the bytes: a delta's text is a token or a few, so a vector search's set-up
+/// (and a second pass for control characters) cost more than looking at each byte.
 fn string_body(s: &str) -> Option<(&str, &str, bool)> {
     let bytes = s.as_bytes();
     let mut at = 0;
     let mut escaped = false;
-    loop {
-        let found = at + memchr::memchr2(b'"', b'\\', &bytes[at..])?;
-        if bytes[found] == b'"' {
-            let text = &s[..found];
-            // JSON forbids raw control characters in strings; the parser says so properly.
-            if text.bytes().any(|b| b < 0x20) {
-                return None;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => return Some((&s[..at], &s[at + 1..], escaped)),
+            b'\\' => {
+                escaped = true;
+                at += 2;
             }
-            return Some((text, &s[found + 1..], escaped));
-        }
-        escaped = true;
-        at = found + 2;
-        if at > bytes.len() {
-            return None;
+            // JSON forbids raw control characters in strings; the parser says so properly.
+            0..=0x1f => return None,
+            _ => at += 1,
         }
     }
+    None
+}
+
+/// What follows JSON's whitespace (space, tab, line feed, carriage return) at the start of `s`.
+fn skip_json_space(s: &str) -> &str {
+    let n = s
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    &s[n..]
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::wire::StreamEvent;
     use super::*;
 
     /// The same event through the parser, to compare with.
@@ -193,22 +199,29 @@ mod tests {
             (r#"{"type":"message_stop"}"#, false),
         ];
         for (data, here) in cases {
-            let fast = delta(data).map(|e| format!("{e:?}"));
+            let fast = delta(data).map(|(index, delta)| {
+                format!("{:?}", StreamEvent::ContentBlockDelta { index, delta })
+            });
             assert_eq!(fast.is_some(), here, "{data}");
             if let Some(fast) = fast {
                 assert_eq!(Some(fast), parsed(data), "{data}");
             }
+        }
+        // Bytes a raw string cannot show: a form feed is not JSON's whitespace, and a raw
+        // line feed is no more allowed after a backslash than anywhere else in a string.
+        for data in [
+            "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}\u{c}}",
+            "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"a\\\nb\"}}",
+        ] {
+            assert!(delta(data).is_none(), "{data:?}");
+            assert!(parsed(data).is_none(), "{data:?}");
         }
     }
 
     #[test]
     fn text_without_escapes_is_borrowed_from_the_event() {
         let data = r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"plain"}}"#;
-        let Some(StreamEvent::ContentBlockDelta {
-            delta: Delta::ThinkingDelta(Cow::Borrowed(text)),
-            ..
-        }) = delta(data)
-        else {
+        let Some((0, Delta::ThinkingDelta(Cow::Borrowed(text)))) = delta(data) else {
             panic!("not borrowed");
         };
         assert_eq!(text, "plain");

@@ -49,7 +49,13 @@ impl EventMapper {
 
     /// One SSE `data:` payload.
     pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
-        match StreamEvent::parse(data) {
+        // Nearly every event of a long stream is a block's delta: applied as it is read,
+        // without going through the enum of every event and its match.
+        if let Some((index, delta)) = super::hot::delta(data) {
+            self.delta(index, delta, out);
+            return;
+        }
+        match StreamEvent::parse_json(data) {
             Ok(event) => self.on_event(event, out),
             Err(err) => out.push(ChatEvent::Error(ProviderError::unreadable(
                 &self.provider,

@@ -143,20 +143,12 @@ pub enum StreamEvent<'a> {
 }
 
 impl<'a> StreamEvent<'a> {
-    /// Reads one event: a block delta as the API writes it by matching its fixed parts
-    /// (`hot`), anything else in a single pass of the JSON parser. There every event type's
-    /// fields are read into one flat struct and the `type` picks the variant after: serde's
-    /// internally tagged enums would first copy each event into a tree of its own to find the
-    /// tag, which cost a sixth of reading a long stream. Fields that only rare events have
-    /// stay raw JSON until then, so the struct a delta is read into stays small.
-    pub fn parse(data: &'a str) -> Result<Self, serde_json::Error> {
-        match super::hot::delta(data) {
-            Some(event) => Ok(event),
-            None => Self::parse_json(data),
-        }
-    }
-
-    /// `parse` through the JSON parser alone.
+    /// Reads one event in a single pass of the JSON parser (a block delta as the API writes
+    /// it is read before, by matching its fixed parts: `hot`). Every event type's fields are
+    /// read into one flat struct and the `type` picks the variant after: serde's internally
+    /// tagged enums would first copy each event into a tree of its own to find the tag, which
+    /// cost a sixth of reading a long stream. Fields that only rare events have stay raw JSON
+    /// until then, so the struct a delta is read into stays small.
     pub(super) fn parse_json(data: &'a str) -> Result<Self, serde_json::Error> {
         use serde::de::Error as _;
         let raw: RawEvent<'a> = serde_json::from_str(data)?;
