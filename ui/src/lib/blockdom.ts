@@ -27,7 +27,7 @@ export function showBlocks(root: Element, kept: KeptBlock[], blocks: string[]): 
       root.appendChild(fresh);
       return;
     }
-    old.nodes = morphRange(root, old.nodes, fresh, firstNodeAfter(kept, i, old));
+    old.nodes = morphChildren(root, old.nodes, fresh, firstNodeAfter(kept, i, old));
     old.html = html;
   });
 }
@@ -45,9 +45,12 @@ function firstNodeAfter(kept: KeptBlock[], i: number, block: KeptBlock): Node | 
   return kept.slice(i + 1).find((b) => b.nodes.length > 0)?.nodes[0] ?? null;
 }
 
-/** Brings the sibling nodes `old` (in `parent`) to `fresh`'s children; returns the nodes now shown. */
-function morphRange(parent: Node, old: Node[], fresh: DocumentFragment, after: Node | null): Node[] {
-  const wanted = Array.from(fresh.childNodes);
+/**
+ * Brings the sibling nodes `old` (in `parent`) to `like`'s children, the ones they run short
+ * of put before `after`; returns the nodes now shown.
+ */
+function morphChildren(parent: Node, old: Node[], like: Node, after: Node | null): Node[] {
+  const wanted = Array.from(like.childNodes);
   const shown = wanted.map((next, i) => {
     const was = old[i];
     if (was && morph(was, next)) return was;
@@ -82,25 +85,6 @@ function morph(node: Node, like: Node): boolean {
       node.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
     }
   }
-  let child = node.firstChild;
-  let next = like.firstChild;
-  while (next) {
-    const following = next.nextSibling;
-    if (child && morph(child, next)) {
-      child = child.nextSibling;
-    } else if (child) {
-      const replaced = child;
-      child = child.nextSibling;
-      node.replaceChild(next, replaced);
-    } else {
-      node.appendChild(next);
-    }
-    next = following;
-  }
-  while (child) {
-    const extra = child;
-    child = child.nextSibling;
-    node.removeChild(extra);
-  }
+  morphChildren(node, Array.from(node.childNodes), like, null);
   return true;
 }
