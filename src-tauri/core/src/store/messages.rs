@@ -86,12 +86,13 @@ pub struct TurnRecord {
     pub error_message: Option<String>,
 }
 
-pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, thoughts, replay, provider, model, choice, input_tokens, \
+pub(super) const COLUMNS: &str = "id, conversation_id, seq, parent_id, role, status, parts, text, thoughts, replay, provider, model, choice, input_tokens, \
      output_tokens, reasoning_tokens, cached_tokens, thinking_ms, first_token_ms, stop_reason, error_code, error_message, notes, created_at, updated_at";
 
 pub(super) struct Raw {
     stored: StoredMessage,
     parts: String,
+    text: String,
     thoughts: String,
     replay: Option<String>,
     stop: Option<String>,
@@ -151,6 +152,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
             updated_at: row.get("updated_at")?,
         },
         parts: row.get("parts")?,
+        text: row.get("text")?,
         thoughts: row.get("thoughts")?,
         replay: row.get("replay")?,
         stop: row.get("stop_reason")?,
@@ -160,7 +162,7 @@ pub(super) fn from_row(row: &Row<'_>) -> rusqlite::Result<Raw> {
 
 pub(super) fn decode(raw: Raw) -> Result<StoredMessage> {
     let mut stored = raw.stored;
-    stored.message.parts = super::parts_codec::decode(&raw.parts, &raw.thoughts)?;
+    stored.message.parts = super::parts_codec::decode(&raw.parts, &raw.text, &raw.thoughts)?;
     stored.message.replay = match raw.replay.as_deref() {
         Some(json) => super::replay_codec::decode(json, &stored.message.parts)?,
         None => None,

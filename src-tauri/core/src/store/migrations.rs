@@ -16,11 +16,12 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!(
             "../../migrations/0008_search_when_finished.sql"
         )),
+        M::up(include_str!("../../migrations/0009_text_stored_once.sql")),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 8;
+pub const LATEST_VERSION: i64 = 9;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -1,12 +1,14 @@
-//! How a message's parts are written so that its thoughts are on disk once.
+//! How a message's parts are written so that its text and thoughts are on disk once.
 //!
-//! A row keeps its thought text in the `thoughts` column, which the search index reads. The
-//! parts (JSON) held the same text again — for a long thought megabytes more to escape, write,
-//! checkpoint and parse. Now a row with thoughts writes its parts with each thinking block's
-//! text left empty and says where in `thoughts` each one is:
-//! `{"thoughts_at": [[start, length], …], "parts": [ … ]}` (byte offsets, one pair per thinking
-//! block in order). Rows without thoughts, and rows written before, are a plain array and are
-//! read as they are.
+//! A row keeps its visible text in the `text` column and its thought text in the `thoughts`
+//! column, which the search index and the previews read. The parts (JSON) held the same text
+//! again — for a long answer megabytes more to escape, write, checkpoint and parse. Now a row
+//! with text or thoughts writes its parts with each text part's and each thinking block's
+//! text left empty and says where in its column each one is:
+//! `{"thoughts_at": [[start, length], …], "text_at": [[start, length], …], "parts": [ … ]}`
+//! (byte offsets, one pair per part of that kind in order). Rows with neither are a plain
+//! array. Rows written before are read as they are: a plain array holds everything, and an
+//! object without `text_at` (schema version 8) holds its text in its parts.
 
 use std::borrow::Cow;
 
@@ -24,25 +26,33 @@ pub(super) struct Columns {
     pub thoughts: String,
 }
 
+type Places = Vec<(usize, usize)>;
+
 #[derive(Serialize)]
 struct Written<'a> {
-    thoughts_at: Vec<(usize, usize)>,
+    thoughts_at: Places,
+    text_at: Places,
     parts: Vec<Cow<'a, Part>>,
 }
 
 #[derive(Deserialize)]
 struct Stored {
-    thoughts_at: Vec<(usize, usize)>,
+    thoughts_at: Places,
+    text_at: Option<Places>,
     parts: Vec<Part>,
 }
 
 pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns> {
     let mut text = String::new();
     let mut thoughts = String::new();
+    let mut text_at = Vec::new();
     let mut thoughts_at = Vec::new();
     for part in parts {
         match part {
-            Part::Text { text: t } => text.push_str(t),
+            Part::Text { text: t } => {
+                text_at.push((text.len(), t.len()));
+                text.push_str(t);
+            }
             Part::Thinking(block) => {
                 // As rows were always joined: empty blocks add no line.
                 if !thoughts.is_empty() {
@@ -54,12 +64,13 @@ pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns> {
             Part::ToolCall(_) | Part::ToolResult(_) => {}
         }
     }
-    let parts = if thoughts.is_empty() {
+    let parts = if thoughts.is_empty() && text.is_empty() {
         serde_json::to_string(parts)?
     } else {
         serde_json::to_string(&Written {
             thoughts_at,
-            parts: parts.iter().map(without_thought).collect(),
+            text_at,
+            parts: parts.iter().map(without_text).collect(),
         })?
     };
     Ok(Columns {
@@ -69,9 +80,13 @@ pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns> {
     })
 }
 
-/// The part as written: a thinking block without its text, everything else as it is.
-fn without_thought(part: &Part) -> Cow<'_, Part> {
+/// The part as written: a text part or thinking block without its text, everything else as
+/// it is.
+fn without_text(part: &Part) -> Cow<'_, Part> {
     match part {
+        Part::Text { .. } => Cow::Owned(Part::Text {
+            text: String::new(),
+        }),
         // Field by field, so that the text is never copied (and a new field is not forgotten).
         Part::Thinking(ThinkingBlock {
             text: _,
@@ -96,43 +111,64 @@ fn without_thought(part: &Part) -> Cow<'_, Part> {
     }
 }
 
-/// Reads the parts back, each thinking block's text taken from `thoughts`. Places that do not
-/// fit the thoughts are an error like any unreadable JSON.
-pub(super) fn decode(parts: &str, thoughts: &str) -> serde_json::Result<Vec<Part>> {
+/// Reads the parts back, each text part's text taken from `text` and each thinking block's
+/// from `thoughts`. Places that do not fit their column are an error like any unreadable JSON.
+pub(super) fn decode(parts: &str, text: &str, thoughts: &str) -> serde_json::Result<Vec<Part>> {
     if !parts.trim_start().starts_with('{') {
         return serde_json::from_str(parts);
     }
     let Stored {
         thoughts_at,
+        text_at,
         mut parts,
     } = serde_json::from_str(parts)?;
-    let blocks = parts
-        .iter()
-        .filter(|p| matches!(p, Part::Thinking(_)))
-        .count();
-    if blocks != thoughts_at.len() {
-        return Err(de::Error::custom(format!(
-            "{blocks} thoughts but {} places for them",
-            thoughts_at.len()
-        )));
-    }
-    let mut places = thoughts_at.into_iter();
-    for part in &mut parts {
-        if let Part::Thinking(block) = part
-            && let Some((start, length)) = places.next()
-        {
-            block.text = start
-                .checked_add(length)
-                .and_then(|end| thoughts.get(start..end))
-                .ok_or_else(|| {
-                    de::Error::custom(format!(
-                        "a thought's place ({start}, {length}) is not in the stored thoughts"
-                    ))
-                })?
-                .to_owned();
-        }
+    fill(
+        &mut parts,
+        thoughts_at,
+        thoughts,
+        "thoughts",
+        |part| match part {
+            Part::Thinking(block) => Some(&mut block.text),
+            _ => None,
+        },
+    )?;
+    if let Some(text_at) = text_at {
+        fill(&mut parts, text_at, text, "texts", |part| match part {
+            Part::Text { text } => Some(text),
+            _ => None,
+        })?;
     }
     Ok(parts)
+}
+
+/// Gives each part that `slot` picks its text from `column`, at its place in `places`.
+fn fill(
+    parts: &mut [Part],
+    places: Places,
+    column: &str,
+    what: &str,
+    slot: impl Fn(&mut Part) -> Option<&mut String>,
+) -> serde_json::Result<()> {
+    let mut slots: Vec<&mut String> = parts.iter_mut().filter_map(slot).collect();
+    if slots.len() != places.len() {
+        return Err(de::Error::custom(format!(
+            "{} {what} but {} places for them",
+            slots.len(),
+            places.len()
+        )));
+    }
+    for (slot, (start, length)) in slots.iter_mut().zip(places) {
+        **slot = start
+            .checked_add(length)
+            .and_then(|end| column.get(start..end))
+            .ok_or_else(|| {
+                de::Error::custom(format!(
+                    "a place ({start}, {length}) is not in the stored {what}"
+                ))
+            })?
+            .to_owned();
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -160,7 +196,7 @@ mod tests {
     }
 
     #[test]
-    fn every_message_reads_back_as_it_was_written_with_its_thoughts_once() {
+    fn every_message_reads_back_as_it_was_written_with_its_text_and_thoughts_once() {
         let call = Part::ToolCall(ToolCall {
             id: "call_1".into(),
             name: "search".into(),
@@ -170,58 +206,72 @@ mod tests {
             redacted: Some("ENCRYPTED".into()),
             ..ThinkingBlock::default()
         });
-        // (what, parts, the thoughts column)
-        let cases: Vec<(&str, Vec<Part>, &str)> = vec![
-            ("no parts", vec![], ""),
-            ("an answer alone", vec![text("Hello")], ""),
+        // (what, parts, the text column, the thoughts column)
+        let cases: Vec<(&str, Vec<Part>, &str, &str)> = vec![
+            ("no parts", vec![], "", ""),
+            (
+                "an answer alone",
+                vec![text("Hello there")],
+                "Hello there",
+                "",
+            ),
             (
                 "a thought and an answer",
-                vec![thinking("Let me see."), text("Yes.")],
+                vec![thinking("Let me see."), text("Yes, indeed.")],
+                "Yes, indeed.",
                 "Let me see.",
             ),
             (
-                "thoughts around a tool call, with multi-byte text and newlines",
+                "thoughts and texts around a tool call, with multi-byte text and newlines",
                 vec![
                     thinking("first\nthought é"),
-                    call,
+                    text("Looking it up…\n"),
+                    call.clone(),
                     thinking("😀 second"),
-                    text("Done."),
+                    text(""),
+                    text("Done: ☃."),
                 ],
+                "Looking it up…\nDone: ☃.",
                 "first\nthought é\n😀 second",
             ),
             (
                 "encrypted and empty thoughts",
-                vec![redacted, thinking(""), thinking("after"), thinking("")],
+                vec![
+                    redacted.clone(),
+                    thinking(""),
+                    thinking("after"),
+                    thinking(""),
+                ],
+                "",
                 "after\n",
             ),
+            (
+                "nothing but an encrypted thought and a call",
+                vec![redacted, call],
+                "",
+                "",
+            ),
         ];
-        for (what, parts, thoughts) in cases {
+        for (what, parts, text_column, thoughts) in cases {
             let written = encode(&parts).unwrap();
+            assert_eq!(written.text, text_column, "{what}");
             assert_eq!(written.thoughts, thoughts, "{what}");
-            assert_eq!(
-                written.text,
-                parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        Part::Text { text } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<String>(),
-                "{what}"
-            );
-            let long_thought = parts.iter().any(|p| match p {
-                Part::Thinking(b) => b.text.len() > 3,
-                _ => false,
-            });
-            if long_thought {
+            for long in [
+                "Hello there",
+                "Let me see",
+                "Yes, indeed",
+                "Looking it up",
+                "second",
+                "Done: ",
+            ] {
                 assert!(
-                    !written.parts.contains("Let me see") && !written.parts.contains("second"),
-                    "{what}: the thought is written twice: {}",
+                    !written.parts.contains(long),
+                    "{what}: {long:?} is written twice: {}",
                     written.parts
                 );
             }
             assert_eq!(
-                decode(&written.parts, &written.thoughts).unwrap(),
+                decode(&written.parts, &written.text, &written.thoughts).unwrap(),
                 parts,
                 "{what}"
             );
@@ -232,25 +282,37 @@ mod tests {
     fn rows_written_before_read_as_they_are() {
         let parts = vec![thinking("kept in the parts"), text("answer")];
         let old = serde_json::to_string(&parts).unwrap();
-        assert_eq!(decode(&old, "kept in the parts").unwrap(), parts);
-        // The thoughts column of an old row is not needed to read it.
-        assert_eq!(decode(&old, "").unwrap(), parts);
+        assert_eq!(decode(&old, "answer", "kept in the parts").unwrap(), parts);
+        // The text and thoughts columns of an old row are not needed to read it.
+        assert_eq!(decode(&old, "", "").unwrap(), parts);
+        // Schema version 8 took the thoughts out of the parts, not the text.
+        let v8 = r#"{"thoughts_at":[[0,17]],"parts":[{"type":"thinking","text":"","source":"thinking","signature":"sig","provider_data":{"thoughtSignature":"abc"},"hidden":true,"duration_ms":5,"token_estimate":2},{"type":"text","text":"answer"}]}"#;
+        assert_eq!(decode(v8, "answer", "kept in the parts").unwrap(), parts);
+        assert_eq!(decode(v8, "", "kept in the parts").unwrap(), parts);
     }
 
     #[test]
-    fn thoughts_that_do_not_match_their_places_are_an_error_not_a_panic() {
-        let written = encode(&[thinking("héllo"), text("a")]).unwrap();
-        for (thoughts, what) in [
-            ("", "missing"),
-            ("h", "cut"),
+    fn columns_that_do_not_match_their_places_are_an_error_not_a_panic() {
+        let written = encode(&[thinking("héllo"), text("añb")]).unwrap();
+        for (text, thoughts, what) in [
+            ("añb", "", "thoughts missing"),
+            ("añb", "h", "thoughts cut"),
             // Long enough, but the place ends inside the emoji (bytes 4..8).
-            ("hél😀", "cut inside a character"),
+            ("añb", "hél😀", "thoughts cut inside a character"),
+            ("", "héllo", "text missing"),
+            ("añ", "héllo", "text cut"),
+            ("a😀", "héllo", "text cut inside a character"),
         ] {
-            assert!(decode(&written.parts, thoughts).is_err(), "{what}");
+            assert!(decode(&written.parts, text, thoughts).is_err(), "{what}");
         }
+        assert!(decode(&written.parts, "añb", "héllo").is_ok());
         let miscounted = r#"{"thoughts_at":[[0,1],[1,1]],"parts":[{"type":"thinking","text":"","source":null}]}"#;
-        assert!(decode(miscounted, "ab").is_err());
+        assert!(decode(miscounted, "", "ab").is_err());
         let far = r#"{"thoughts_at":[[18446744073709551615,2]],"parts":[{"type":"thinking","text":"","source":null}]}"#;
-        assert!(decode(far, "ab").is_err());
+        assert!(decode(far, "", "ab").is_err());
+        let texts_miscounted = r#"{"thoughts_at":[],"text_at":[[0,1]],"parts":[]}"#;
+        assert!(decode(texts_miscounted, "ab", "").is_err());
+        let text_far = r#"{"thoughts_at":[],"text_at":[[1,18446744073709551615]],"parts":[{"type":"text","text":""}]}"#;
+        assert!(decode(text_far, "ab", "").is_err());
     }
 }

@@ -13,17 +13,17 @@ impl Store {
     pub fn purge_thoughts(&self, before_ms: i64) -> Result<(usize, u64)> {
         self.write(|tx| {
             let mut stmt = tx.prepare(
-                "SELECT id, parts, thoughts, replay FROM messages
+                "SELECT id, parts, text, thoughts, replay FROM messages
                   WHERE role = 'assistant' AND updated_at < ?1 AND (thoughts != '' OR parts LIKE '%\"thinking\"%')",
             )?;
-            let rows: Vec<(String, String, String, Option<String>)> = stmt
-                .query_map([before_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            let rows: Vec<(String, String, String, String, Option<String>)> = stmt
+                .query_map([before_ms], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
                 .collect::<rusqlite::Result<_>>()?;
             drop(stmt);
             let mut changed = 0;
             let mut freed = 0u64;
-            for (id, parts_json, thoughts, replay) in rows {
-                let parts = parts_codec::decode(&parts_json, &thoughts)?;
+            for (id, parts_json, text, thoughts, replay) in rows {
+                let parts = parts_codec::decode(&parts_json, &text, &thoughts)?;
                 let kept: Vec<Part> = parts.into_iter().filter(|p| !matches!(p, Part::Thinking(_))).collect();
                 let columns = parts_codec::encode(&kept)?;
                 let before = parts_json.len() + thoughts.len() + replay.as_ref().map_or(0, String::len);

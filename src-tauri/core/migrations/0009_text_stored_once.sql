@@ -1,0 +1,5 @@
+-- A message's visible text is written once, in the `text` column: the parts (JSON) of a row
+-- written from this version on leave each text part's text out and say where it is in `text`
+-- (`text_at`, beside the `thoughts_at` of version 8). Nothing in the tables changes and rows
+-- written before are read as they are; the version is raised so that an older Ponder, which
+-- would show such answers empty (and write them back empty), refuses the file instead.
