@@ -340,11 +340,19 @@ pub(crate) fn turn(
                 .as_ref()
                 .map(|e| json!({"kind": e.kind, "status": e.status, "message": e.message})),
         };
-        // Written straight out: the answer is borrowed, never copied into a JSON tree.
-        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer(&mut stdout, &out)?;
-        writeln!(stdout)?;
-        stdout.flush()?;
+        std::thread::scope(|scope| {
+            // The answer is in the history's write-ahead log: folding it into the file (what
+            // closing the history does next) copies it again and syncs twice. On the other
+            // core, beside the printing; a fold that fails is left to the close, as before.
+            let folding = scope.spawn(|| store.checkpoint());
+            // Written straight out: the answer is borrowed, never copied into a JSON tree.
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            serde_json::to_writer(&mut stdout, &out)?;
+            writeln!(stdout)?;
+            stdout.flush()?;
+            let _ = folding.join();
+            anyhow::Ok(())
+        })?;
     }
     if let Some(source) = unsaved {
         anyhow::bail!(
