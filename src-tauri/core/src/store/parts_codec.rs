@@ -16,14 +16,15 @@ use serde::{Deserialize, Serialize, de};
 
 use crate::chat::{Part, ThinkingBlock};
 
-/// A message's columns as written.
+/// A message's columns as written. A column made of one part's text borrows it: a long
+/// answer's thought is megabytes, and the write copies it anyway.
 #[derive(Debug, PartialEq)]
-pub(super) struct Columns {
+pub(super) struct Columns<'a> {
     pub parts: String,
     /// The visible text, for search and previews.
-    pub text: String,
+    pub text: Cow<'a, str>,
     /// Every thinking block's text, joined by newlines: what the search index reads.
-    pub thoughts: String,
+    pub thoughts: Cow<'a, str>,
 }
 
 type Places = Vec<(usize, usize)>;
@@ -42,42 +43,55 @@ struct Stored {
     parts: Vec<Part>,
 }
 
-pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns> {
-    let mut text = String::new();
-    let mut thoughts = String::new();
-    let mut text_at = Vec::new();
-    let mut thoughts_at = Vec::new();
+pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns<'_>> {
+    let mut text = Column::default();
+    let mut thoughts = Column::default();
     for part in parts {
         match part {
-            Part::Text { text: t } => {
-                text_at.push((text.len(), t.len()));
-                text.push_str(t);
-            }
-            Part::Thinking(block) => {
-                // As rows were always joined: empty blocks add no line.
-                if !thoughts.is_empty() {
-                    thoughts.push('\n');
-                }
-                thoughts_at.push((thoughts.len(), block.text.len()));
-                thoughts.push_str(&block.text);
-            }
+            Part::Text { text: t } => text.push(t, false),
+            // As rows were always joined: empty blocks add no line.
+            Part::Thinking(block) => thoughts.push(&block.text, true),
             Part::ToolCall(_) | Part::ToolResult(_) => {}
         }
     }
-    let parts = if thoughts.is_empty() && text.is_empty() {
+    let parts = if thoughts.text.is_empty() && text.text.is_empty() {
         serde_json::to_string(parts)?
     } else {
         serde_json::to_string(&Written {
-            thoughts_at,
-            text_at,
+            thoughts_at: thoughts.places,
+            text_at: text.places,
             parts: parts.iter().map(without_text).collect(),
         })?
     };
     Ok(Columns {
         parts,
-        text,
-        thoughts,
+        text: text.text,
+        thoughts: thoughts.text,
     })
+}
+
+/// A column being joined from parts' texts, with each one's place in it.
+#[derive(Default)]
+struct Column<'a> {
+    text: Cow<'a, str>,
+    places: Places,
+}
+
+impl<'a> Column<'a> {
+    /// Adds a part's text; with `lines`, after a newline when the column is not empty.
+    fn push(&mut self, part: &'a str, lines: bool) {
+        if self.places.is_empty() {
+            self.text = Cow::Borrowed(part);
+            self.places.push((0, part.len()));
+            return;
+        }
+        let text = self.text.to_mut();
+        if lines && !text.is_empty() {
+            text.push('\n');
+        }
+        self.places.push((text.len(), part.len()));
+        text.push_str(part);
+    }
 }
 
 /// The part as written: a text part or thinking block without its text, everything else as
@@ -256,6 +270,28 @@ mod tests {
             let written = encode(&parts).unwrap();
             assert_eq!(written.text, text_column, "{what}");
             assert_eq!(written.thoughts, thoughts, "{what}");
+            // One part's text is the column itself: borrowed, not copied.
+            let one = |text: bool| {
+                parts
+                    .iter()
+                    .filter(|p| match p {
+                        Part::Text { .. } => text,
+                        Part::Thinking(_) => !text,
+                        _ => false,
+                    })
+                    .count()
+                    == 1
+            };
+            assert_eq!(
+                matches!(written.text, Cow::Borrowed(_)),
+                one(true),
+                "{what}"
+            );
+            assert_eq!(
+                matches!(written.thoughts, Cow::Borrowed(_)),
+                one(false),
+                "{what}"
+            );
             for long in [
                 "Hello there",
                 "Let me see",
@@ -293,7 +329,8 @@ mod tests {
 
     #[test]
     fn columns_that_do_not_match_their_places_are_an_error_not_a_panic() {
-        let written = encode(&[thinking("héllo"), text("añb")]).unwrap();
+        let parts = [thinking("héllo"), text("añb")];
+        let written = encode(&parts).unwrap();
         for (text, thoughts, what) in [
             ("añb", "", "thoughts missing"),
             ("añb", "h", "thoughts cut"),

@@ -271,7 +271,11 @@ impl EventMapper {
         (!content.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            content: json!({ "role": "assistant", "content": content }),
+            // Built from the values themselves: `json!` would copy each (a thought is megabytes).
+            content: Value::Object(Map::from_iter([
+                ("role".to_owned(), Value::from("assistant")),
+                ("content".to_owned(), Value::Array(content)),
+            ])),
         })
     }
 

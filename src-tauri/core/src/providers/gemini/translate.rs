@@ -166,7 +166,19 @@ impl EventMapper {
         (!self.parts.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            content: json!({ "role": "model", "parts": self.parts }),
+            // Moved, not copied as `json!` would (a thought is megabytes).
+            content: Value::Object(Map::from_iter([
+                ("role".to_owned(), Value::from("model")),
+                (
+                    "parts".to_owned(),
+                    Value::Array(
+                        std::mem::take(&mut self.parts)
+                            .into_iter()
+                            .map(Value::Object)
+                            .collect(),
+                    ),
+                ),
+            ])),
         })
     }
 

@@ -153,9 +153,16 @@ impl EventMapper {
     }
 
     pub fn finish(&mut self) -> Option<Replay> {
-        let mut message = json!({ "role": "assistant", "content": self.content });
+        // Moved, not copied as `json!` would (a thought is megabytes).
+        let mut message = Value::Object(serde_json::Map::from_iter([
+            ("role".to_owned(), Value::from("assistant")),
+            (
+                "content".to_owned(),
+                Value::String(std::mem::take(&mut self.content)),
+            ),
+        ]));
         if !self.thinking.is_empty() {
-            message["thinking"] = json!(self.thinking);
+            message["thinking"] = Value::String(std::mem::take(&mut self.thinking));
         }
         if !self.calls.is_empty() {
             message["tool_calls"] = Value::Array(self.calls.clone());

@@ -336,9 +336,16 @@ impl EventMapper {
         self.flush_calls(out);
         let mut message = Map::new();
         message.insert("role".into(), json!("assistant"));
-        message.insert("content".into(), json!(self.content));
+        // Moved, not copied as `json!` would (a thought is megabytes).
+        message.insert(
+            "content".into(),
+            Value::String(std::mem::take(&mut self.content)),
+        );
         if !self.reasoning.is_empty() && self.reasoning_source != Some(ThoughtSource::ThinkTag) {
-            message.insert("reasoning_content".into(), json!(self.reasoning));
+            message.insert(
+                "reasoning_content".into(),
+                Value::String(std::mem::take(&mut self.reasoning)),
+            );
         }
         if !self.details.is_empty() {
             message.insert(

@@ -200,7 +200,11 @@ impl EventMapper {
         (!self.items.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            content: json!({ "items": self.items }),
+            // Moved, not copied as `json!` would (a reasoning item is megabytes).
+            content: Value::Object(serde_json::Map::from_iter([(
+                "items".to_owned(),
+                Value::Array(std::mem::take(&mut self.items)),
+            )])),
         })
     }
 
