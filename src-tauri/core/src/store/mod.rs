@@ -101,6 +101,9 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// How long a statement waits for another process's lock on the history before it fails.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The page size of a new history. A long answer is one row of megabytes (its thoughts), read
 /// and written as a chain of pages: at 16 KB a page instead of SQLite's 4 KB it is a quarter as
 /// many pages and writes, and a 50 MB stream stored through the command line takes 5–6 ms
@@ -147,7 +150,7 @@ impl Store {
                     .to_string(),
                 source,
             })?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         // Only a file with nothing in it yet takes it; an existing history keeps its own.
         conn.pragma_update(None, "page_size", NEW_PAGE_SIZE)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -206,10 +209,20 @@ impl Store {
     /// closing the last connection does, done now by a caller with other work to do beside
     /// it (after a long answer, a copy of megabytes and two syncs). The close that follows
     /// finds nothing left to copy.
-    pub fn checkpoint(&self) -> Result<()> {
+    ///
+    /// It never waits: another process reading or writing the history (the app, another
+    /// command) leaves the log as it is, as it would at the close. Returns whether the whole
+    /// log was folded in.
+    pub fn checkpoint(&self) -> Result<bool> {
         self.read(|c| {
-            c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
-            Ok(())
+            // A truncating checkpoint waits out other readers through the busy handler; this
+            // one is a courtesy and must not hold the caller for seconds.
+            c.busy_timeout(std::time::Duration::ZERO)?;
+            let folded = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| {
+                row.get::<_, i64>(0)
+            });
+            c.busy_timeout(BUSY_TIMEOUT)?;
+            Ok(folded? == 0)
         })
     }
 

@@ -222,6 +222,40 @@ fn a_history_whose_cache_was_given_back_reads_and_writes_as_before() {
 }
 
 #[test]
+fn a_checkpoint_folds_the_log_in_and_never_waits_for_another_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.sqlite3");
+    let wal = dir.path().join("history.sqlite3-wal");
+    let store = Store::open(&path).unwrap();
+    let c = conversation(&store, "folded");
+    complete_turn(&store, &c.id, "q1", &"t".repeat(200_000), "a1");
+    assert!(std::fs::metadata(&wal).unwrap().len() > 200_000);
+    assert!(store.checkpoint().unwrap());
+    assert_eq!(
+        std::fs::metadata(&wal).unwrap().len(),
+        0,
+        "the log is emptied"
+    );
+
+    // Another process in the middle of a read: the checkpoint leaves it be at once, where
+    // the busy handler would have waited five seconds.
+    complete_turn(&store, &c.id, "q2", &"u".repeat(200_000), "a2");
+    let reader = rusqlite::Connection::open(&path).unwrap();
+    reader
+        .execute_batch("BEGIN; SELECT count(*) FROM messages;")
+        .unwrap();
+    let started = std::time::Instant::now();
+    assert!(!store.checkpoint().unwrap());
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    reader.execute_batch("COMMIT").unwrap();
+    drop(reader);
+    // What was written is all there, and the next checkpoint folds it in.
+    assert_eq!(store.messages(&c.id).unwrap().len(), 4);
+    assert!(store.checkpoint().unwrap());
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+#[test]
 fn a_crash_leaves_an_interrupted_message_with_what_was_flushed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("history.sqlite3");
@@ -339,6 +373,33 @@ fn index_matches_messages(store: &Store) -> bool {
 
 fn pending(store: &Store) -> i64 {
     number(store, "SELECT count(*) FROM search_pending")
+}
+
+#[test]
+fn the_next_message_to_index_is_found_from_the_pending_not_by_walking_every_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("history.sqlite3")).unwrap();
+    let c = conversation(&store, "Plan");
+    for n in 0..50 {
+        complete_turn(&store, &c.id, &format!("q{n}"), "t", "a");
+    }
+    store.index_pending().unwrap();
+    store.read(|c| Ok(c.execute_batch("ANALYZE")?)).unwrap();
+    let plan: Vec<String> = store
+        .read(|c| {
+            let mut stmt = c.prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::search::NEXT_PENDING
+            ))?;
+            let rows = stmt.query_map([], |r| r.get::<_, String>(3))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap();
+    assert!(plan[0].starts_with("SCAN p"), "{plan:?}");
+    assert!(
+        plan.iter().all(|step| !step.starts_with("SCAN m")),
+        "{plan:?}"
+    );
 }
 
 #[test]
