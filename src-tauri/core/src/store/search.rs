@@ -100,7 +100,11 @@ impl Store {
     ) -> Result<Vec<SearchHit>> {
         let column_filter = match scope {
             SearchScope::Text => format!("text : ({expr})"),
-            SearchScope::TextAndThoughts => format!("{{text thoughts}} : ({expr})"),
+            // Text and thoughts are every column of the index, so no filter. With one, FTS5
+            // filters each match's positions by column: for a word start longer than the
+            // prefix index keeps, that is every position of every matching word, a quarter
+            // of the time of the whole search (7 ms of 30 over a million messages).
+            SearchScope::TextAndThoughts => expr.to_owned(),
         };
         // The skipped ones are at most `limit`, and they come first in the index's order too:
         // asking for that many more keeps the query one walk from the newest end.

@@ -322,6 +322,15 @@ fn search_finds_text_and_optionally_thoughts() {
             .is_ok(),
         "no syntax errors from input"
     );
+    // Text and thoughts are searched without a column filter: they must be all there is.
+    let columns: Vec<String> = store
+        .read(|c| {
+            let mut stmt = c.prepare("SELECT name FROM pragma_table_info('message_search')")?;
+            let names = stmt.query_map([], |r| r.get(0))?;
+            Ok(names.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap();
+    assert_eq!(columns, ["text", "thoughts"]);
 }
 
 #[test]
