@@ -145,6 +145,17 @@ pub fn push_thinking(out: &mut Vec<ChatEvent>, text: &str) {
     }
 }
 
+/// A JSON object holding `entries` themselves, for a finished turn's replay. `json!` takes
+/// what it is given by reference and copies every string in it: megabytes of thought.
+pub fn owned_object<const N: usize>(entries: [(&str, serde_json::Value); N]) -> serde_json::Value {
+    serde_json::Value::Object(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.to_owned(), value))
+            .collect(),
+    )
+}
+
 /// [`push_thinking`] for the answer's text.
 pub fn push_text(out: &mut Vec<ChatEvent>, text: &str) {
     match out.last_mut() {

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 use super::wire::{Delta, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
-use crate::providers::stream::{push_text, push_thinking};
+use crate::providers::stream::{owned_object, push_text, push_thinking};
 
 /// A content block as it accumulates, kept in the provider's own shape for replay.
 #[derive(Debug)]
@@ -271,11 +271,10 @@ impl EventMapper {
         (!content.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            // Built from the values themselves: `json!` would copy each (a thought is megabytes).
-            content: Value::Object(Map::from_iter([
-                ("role".to_owned(), Value::from("assistant")),
-                ("content".to_owned(), Value::Array(content)),
-            ])),
+            content: owned_object([
+                ("role", Value::from("assistant")),
+                ("content", Value::Array(content)),
+            ]),
         })
     }
 

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::wire::{Chunk, UsageMetadata};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
-use crate::providers::stream::{push_text, push_thinking};
+use crate::providers::stream::{owned_object, push_text, push_thinking};
 
 #[derive(Debug)]
 pub struct EventMapper {
@@ -166,19 +166,16 @@ impl EventMapper {
         (!self.parts.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            // Moved, not copied as `json!` would (a thought is megabytes).
-            content: Value::Object(Map::from_iter([
-                ("role".to_owned(), Value::from("model")),
+            content: owned_object([
+                ("role", Value::from("model")),
                 (
-                    "parts".to_owned(),
-                    Value::Array(
-                        std::mem::take(&mut self.parts)
-                            .into_iter()
-                            .map(Value::Object)
-                            .collect(),
-                    ),
+                    "parts",
+                    std::mem::take(&mut self.parts)
+                        .into_iter()
+                        .map(Value::Object)
+                        .collect(),
                 ),
-            ])),
+            ]),
         })
     }
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
-use crate::providers::stream::{push_text, push_thinking};
+use crate::providers::stream::{owned_object, push_text, push_thinking};
 
 #[derive(Debug, Deserialize)]
 struct Line {
@@ -153,14 +153,10 @@ impl EventMapper {
     }
 
     pub fn finish(&mut self) -> Option<Replay> {
-        // Moved, not copied as `json!` would (a thought is megabytes).
-        let mut message = Value::Object(serde_json::Map::from_iter([
-            ("role".to_owned(), Value::from("assistant")),
-            (
-                "content".to_owned(),
-                Value::String(std::mem::take(&mut self.content)),
-            ),
-        ]));
+        let mut message = owned_object([
+            ("role", Value::from("assistant")),
+            ("content", Value::String(std::mem::take(&mut self.content))),
+        ]);
         if !self.thinking.is_empty() {
             message["thinking"] = Value::String(std::mem::take(&mut self.thinking));
         }

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::wire::{ResponseTail, StreamEvent, WireUsage};
 use crate::chat::{ChatEvent, Replay, StopReason, ThoughtSource, ToolCall, Usage};
 use crate::providers::error::{ProviderError, from_stream_error};
-use crate::providers::stream::{push_text, push_thinking};
+use crate::providers::stream::{owned_object, push_text, push_thinking};
 
 #[derive(Debug)]
 pub struct EventMapper {
@@ -200,11 +200,7 @@ impl EventMapper {
         (!self.items.is_empty()).then(|| Replay {
             provider: self.provider.clone(),
             model: self.model.clone(),
-            // Moved, not copied as `json!` would (a reasoning item is megabytes).
-            content: Value::Object(serde_json::Map::from_iter([(
-                "items".to_owned(),
-                Value::Array(std::mem::take(&mut self.items)),
-            )])),
+            content: owned_object([("items", Value::Array(std::mem::take(&mut self.items)))]),
         })
     }
 
