@@ -360,3 +360,56 @@ async fn cancelling_mid_stream_keeps_what_arrived() {
         "the thoughts that arrived are kept"
     );
 }
+
+/// A stream whose one event never ends (a broken proxy, or a hostile server) is read up to
+/// 16 MiB, then the turn ends with a clear error and what came before it kept: memory stays
+/// bounded whatever the server sends.
+#[tokio::test]
+async fn an_event_that_never_ends_stops_the_turn_at_sixteen_mib() {
+    let start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"usage\":{\"input_tokens\":5}}}\n\n\
+                 event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n\
+                 event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Before the flood\"}}\n\n\
+                 event: content_block_delta\ndata: ";
+    let mut body = start.as_bytes().to_vec();
+    body.resize(body.len() + 20 * 1024 * 1024, b'x');
+    let (run, requests) = one(vec![
+        Reply::body(200, "text/event-stream", body).chunk_size(256 * 1024),
+    ])
+    .await;
+    let error = failed(&run);
+    assert_eq!(error.kind, ErrorKind::Decode);
+    assert!(error.message.contains("16 MiB"), "{}", error.message);
+    assert_eq!(requests, 1);
+    assert_eq!(run.outcome.turn().message.text(), "Before the flood");
+}
+
+/// An error page is read as far as its first MiB: enough for any message, and a server that
+/// sends gigabytes with its 500 cannot fill memory with them.
+#[tokio::test]
+async fn an_error_body_is_read_to_one_mib_at_most() {
+    let mock = MockProvider::start().await.unwrap();
+    let mut page = b"{\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}".to_vec();
+    page.resize(5 * 1024 * 1024, b' ');
+    mock.push(Reply::body(500, "application/json", page.clone()).chunk_size(64 * 1024));
+    let client = http::client(&config()).unwrap();
+    let mut response = client.post(mock.url()).send().await.unwrap();
+    let body = http::read_body(
+        &mut response,
+        "anthropic",
+        http::MAX_ERROR_BODY,
+        &config(),
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert!(body.cut);
+    assert_eq!(body.bytes, page[..http::MAX_ERROR_BODY]);
+    mock.shutdown().await;
+
+    // Through a turn, the message still reads from what was kept.
+    let (run, _) = one(vec![
+        Reply::body(400, "application/json", page).chunk_size(64 * 1024),
+    ])
+    .await;
+    assert_eq!(failed(&run).kind, ErrorKind::BadRequest);
+}

@@ -102,8 +102,31 @@ pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> 
     })
 }
 
-/// Reads and checks an export file without touching any history.
+/// Reads and checks an export file without touching any history. What the file says is the
+/// conversation's content, never a permission: see [`as_untrusted`].
 pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
+    let mut records = parse_records(bytes)?;
+    for record in &mut records {
+        as_untrusted(&mut record.conversation.settings);
+    }
+    Ok(records)
+}
+
+/// A conversation's settings as a file may bring them: whoever wrote the file may not be the
+/// user. Tools it allowed to run unasked are asked about again, and its system prompt waits
+/// to be read and accepted before it is sent.
+fn as_untrusted(settings: &mut crate::reasoning::settings::ReasoningSettings) {
+    settings.tools.allowed.clear();
+    let prompt = settings
+        .system_prompt
+        .take()
+        .filter(|p| !p.trim().is_empty());
+    if prompt.is_some() {
+        settings.imported_system_prompt = prompt;
+    }
+}
+
+fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
     if bytes.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge { size: bytes.len() });
     }

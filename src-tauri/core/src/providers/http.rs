@@ -236,12 +236,13 @@ async fn attempt_once(
         header("retry-after-ms").as_deref(),
         SystemTime::now(),
     );
-    let body = tokio::select! {
-        () = cancel.cancelled() => return Err(AttemptError::Cancelled),
-        body = tokio::time::timeout(config.idle_timeout, response.bytes()) => match body {
-            Ok(Ok(bytes)) => bytes.to_vec(),
-            _ => Vec::new(),
-        },
+    let mut response = response;
+    // What a refusal says is read only as far as a person would: a server that answers with
+    // an endless error body is cut at the cap, and the error shown is what came before it.
+    let body = match read_body(&mut response, provider, MAX_ERROR_BODY, config, cancel).await {
+        Ok(body) => body.bytes,
+        Err(AttemptError::Cancelled) => return Err(AttemptError::Cancelled),
+        Err(AttemptError::Failed(_)) => Vec::new(),
     };
     Err(AttemptError::Failed(from_status(
         provider,
@@ -282,6 +283,64 @@ pub fn network_error(provider: &str, err: &reqwest::Error) -> ProviderError {
         source = inner.source();
     }
     ProviderError::network(provider, format!("{what}: {cause}"))
+}
+
+/// The most of an error response that is read: its message is in the first lines.
+pub const MAX_ERROR_BODY: usize = 1024 * 1024;
+
+/// The most of a whole (not streamed) response that is read, such as a model list.
+pub const MAX_WHOLE_BODY: usize = 16 * 1024 * 1024;
+
+/// A body read up to a cap: its bytes, and whether more was left unread.
+#[derive(Debug, Default)]
+pub struct CappedBody {
+    pub bytes: Vec<u8>,
+    pub cut: bool,
+}
+
+/// Reads a response's body to its end or to `limit` bytes, whichever comes first, each
+/// piece within the idle timeout and stopping at once on cancel. `reqwest`'s own
+/// `bytes()` would hold any size a server sends, for as long as it takes to send it.
+pub async fn read_body(
+    response: &mut reqwest::Response,
+    provider: &str,
+    limit: usize,
+    config: &HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<CappedBody, AttemptError> {
+    let mut body = CappedBody::default();
+    while let Some(chunk) = next_chunk(response, provider, config, cancel).await? {
+        let room = limit - body.bytes.len();
+        if chunk.len() > room {
+            body.bytes.extend_from_slice(&chunk[..room]);
+            body.cut = true;
+            break;
+        }
+        body.bytes.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// [`read_body`] for a body that must be whole to be read at all: one over `limit` is an
+/// error that says so.
+pub async fn read_whole_body(
+    response: &mut reqwest::Response,
+    provider: &str,
+    limit: usize,
+    config: &HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<Vec<u8>, AttemptError> {
+    let body = read_body(response, provider, limit, config, cancel).await?;
+    if body.cut {
+        return Err(AttemptError::Failed(ProviderError::decode(
+            provider,
+            format!(
+                "the response was larger than {} MiB; Ponder stops reading there",
+                limit / (1024 * 1024)
+            ),
+        )));
+    }
+    Ok(body.bytes)
 }
 
 /// Reads the next piece of a streaming body, or `None` at its end.

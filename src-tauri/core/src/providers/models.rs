@@ -6,7 +6,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::error::{ProviderError, from_status};
-use super::http::{AttemptError, HttpConfig, network_error};
+use super::http::{self, AttemptError, HttpConfig, network_error};
 use crate::reasoning::catalog::{Protocol, ProviderEntry};
 use crate::reasoning::model_list::is_chat_model;
 
@@ -110,10 +110,14 @@ pub async fn list_live(
         },
     };
     let status = response.status().as_u16();
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| AttemptError::Failed(network_error(id, &e)))?;
+    let mut response = response;
+    let body = if (200..300).contains(&status) {
+        http::read_whole_body(&mut response, id, http::MAX_WHOLE_BODY, config, cancel).await?
+    } else {
+        http::read_body(&mut response, id, http::MAX_ERROR_BODY, config, cancel)
+            .await?
+            .bytes
+    };
     if !(200..300).contains(&status) {
         return Err(AttemptError::Failed(from_status(id, status, None, &body)));
     }

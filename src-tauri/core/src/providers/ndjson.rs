@@ -32,6 +32,11 @@ impl NdjsonDecoder {
         self.partial.extend_from_slice(rest);
     }
 
+    /// Bytes held for a line whose `\n` has not arrived.
+    pub fn held_bytes(&self) -> usize {
+        self.partial.len()
+    }
+
     /// End of stream: emits a last line that had no `\n`. The decoder can then be reused.
     pub fn finish(&mut self, out: &mut Vec<String>) {
         push_line(&self.partial, out);

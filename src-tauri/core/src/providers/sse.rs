@@ -150,6 +150,11 @@ impl SseDecoder {
         self.partial.extend_from_slice(&rest[at..]);
     }
 
+    /// Bytes held for the event being read: its unfinished line and its data so far.
+    pub fn held_bytes(&self) -> usize {
+        self.partial.len() + self.fields.data.len()
+    }
+
     /// End of stream: dispatches a final event that had no trailing blank line.
     ///
     /// The spec discards such an event, but servers and proxies that drop the last blank

@@ -131,7 +131,21 @@ impl StreamDecoder {
     pub fn completed(&self) -> bool {
         self.mapper.completed()
     }
+
+    /// Bytes held for an event or line that has not ended yet. A provider (or anything in the
+    /// middle) that never ends one would otherwise grow this without bound; the turn stops
+    /// past [`MAX_EVENT_BYTES`].
+    pub fn held_bytes(&self) -> usize {
+        match &self.framing {
+            Framing::Sse(decoder) => decoder.held_bytes(),
+            Framing::Ndjson(decoder) => decoder.held_bytes(),
+        }
+    }
 }
+
+/// The most one SSE event or NDJSON line may hold. The largest real events are a whole
+/// answer's encrypted reasoning or a long thought in one piece: a few MiB at most.
+pub const MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Adds thinking text to `out`, joined to a thinking delta just before it. A chunk of a fast
 /// stream holds hundreds of deltas; joined as they are read, they cost one allocation per

@@ -51,6 +51,12 @@ pub struct ReasoningSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub system_prompt: Option<String>,
+    /// A system prompt that came with an imported file. It is not sent until the user has
+    /// read it and chosen to use it: a shared conversation must not instruct the model
+    /// unseen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub imported_system_prompt: Option<String>,
     /// For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
@@ -76,6 +82,7 @@ impl Default for ReasoningSettings {
             max_output_tokens: None,
             long_context_cut: true,
             system_prompt: None,
+            imported_system_prompt: None,
             api: None,
             choice: Choice::Default,
             tools: crate::tools::ToolChoice::default(),

@@ -11,7 +11,7 @@ use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
 use crate::providers::http::{self, AttemptError, HttpConfig};
 use crate::providers::mapper_for;
-use crate::providers::stream::{StreamDecoder, join_deltas};
+use crate::providers::stream::{MAX_EVENT_BYTES, StreamDecoder, join_deltas};
 
 /// Runs one turn and returns its outcome; the events reach `on_event` as they arrive.
 pub async fn run_turn(
@@ -131,6 +131,17 @@ pub async fn run_turn_into(
             }
         };
         decoder.feed(&chunk, &mut raw);
+        if decoder.held_bytes() > MAX_EVENT_BYTES {
+            forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+            let error = ProviderError::decode(
+                provider,
+                format!(
+                    "one event of the stream grew past {} MiB without ending; Ponder stops reading there",
+                    MAX_EVENT_BYTES / (1024 * 1024)
+                ),
+            );
+            return fail(draft, error, elapsed(), &mut on_event);
+        }
         join_deltas(&mut raw);
         let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
         forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);

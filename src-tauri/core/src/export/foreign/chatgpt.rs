@@ -66,6 +66,12 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
             .filter(|p| mapping.contains_key(*p))
             .map(str::to_owned)
     };
+    // How many children each node has, counted once: a node with 50,000 regenerated answers
+    // would otherwise have its list copied for each of them.
+    let child_count: HashMap<&str, usize> = mapping
+        .keys()
+        .map(|key| (key.as_str(), children(key).len()))
+        .collect();
     let mut stack: Vec<String> = mapping
         .keys()
         .filter(|k| parent_of(k).is_none())
@@ -129,7 +135,9 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
         let is_user = role == "user";
         let joins = !is_user
             && parent_group.is_some_and(|g| drafts[g].role == Role::Assistant)
-            && parent.as_deref().is_some_and(|p| children(p).len() == 1);
+            && parent
+                .as_deref()
+                .is_some_and(|p| child_count.get(p) == Some(&1));
         let g = if joins {
             parent_group.unwrap_or_default()
         } else {
@@ -143,6 +151,7 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
                 updated_at: at,
                 thinking_ms: None,
                 notes: Vec::new(),
+                noted: std::collections::HashSet::new(),
             });
             drafts.len() - 1
         };

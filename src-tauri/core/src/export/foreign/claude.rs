@@ -75,6 +75,7 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
             updated_at: ms(message, "updated_at", &at)?.unwrap_or(created),
             thinking_ms: None,
             notes: Vec::new(),
+            noted: std::collections::HashSet::new(),
         };
         match message.get("content").and_then(Value::as_array) {
             Some(blocks) if !blocks.is_empty() => {

@@ -83,6 +83,8 @@ struct Draft {
     updated_at: i64,
     thinking_ms: Option<u64>,
     notes: Vec<String>,
+    /// The notes already there, so that adding one is not a walk through all of them.
+    noted: std::collections::HashSet<String>,
 }
 
 impl Draft {
@@ -101,7 +103,7 @@ impl Draft {
     }
 
     fn note(&mut self, note: String) {
-        if !self.notes.contains(&note) {
+        if self.noted.insert(note.clone()) {
             self.notes.push(note);
         }
     }
