@@ -362,6 +362,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
               return assistantMessage(parts, m.createdAt, { status: m.status, error, ...(calls ? { stop: { kind: 'tool_use' } } : {}) });
           }
         }),
+        // The settings as the history holds them after an import (a file's system prompt set
+        // aside, its allowed tools dropped).
+        c.settings ? { settings: { ...reasoningDefaults(), ...c.settings } } : {},
       );
     }
   }

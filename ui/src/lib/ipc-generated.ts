@@ -76,6 +76,12 @@ longContextCut: boolean,
  */
 systemPrompt?: string | null, 
 /**
+ * A system prompt that came with an imported file. It is not sent until the user has
+ * read it and chosen to use it: a shared conversation must not instruct the model
+ * unseen.
+ */
+importedSystemPrompt?: string | null, 
+/**
  * For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
  */
 api?: ApiChoice | null, choice: Choice, 
