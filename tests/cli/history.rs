@@ -605,3 +605,60 @@ async fn a_stored_system_prompt_and_api_choice_are_used_when_continuing() {
     assert_eq!(second["instructions"], "Be brief.", "{second}");
     mock.shutdown().await;
 }
+
+/// A history whose parents were made to loop: `check` names the messages and fails, and the
+/// commands that read the conversation end with an error that says so instead of hanging.
+#[test]
+fn check_finds_a_loop_of_parents_and_reads_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let id = {
+        let store = ponder_core::store::Store::open(&db).unwrap();
+        let c = store
+            .create_conversation(ponder_core::store::NewConversation::default())
+            .unwrap()
+            .id;
+        store.append_user(&c, "Q1").unwrap();
+        store.append_user(&c, "Q2").unwrap();
+        c
+    };
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute(
+            "UPDATE messages SET parent_id = (SELECT id FROM messages WHERE text = 'Q2') WHERE text = 'Q1'",
+            [],
+        )
+        .unwrap();
+    }
+    let run = |args: &[&str]| {
+        let mut child = ponder_cli()
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("ponder-cli {args:?} hung on the loop");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["check"]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(said.matches("its parents form a loop").count(), 2, "{said}");
+    assert!(said.contains(&id), "{said}");
+    let out = run(&["export", &id]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("loop"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -98,6 +98,9 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// The most stranded messages `check` names; a loop is found by its first few.
+const LOOPS_SHOWN: usize = 50;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -162,17 +165,38 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Check { json } => {
-            let report = store()?.integrity_check()?;
+            let store = store()?;
+            let report = store.integrity_check()?;
+            // Checked only on a sound file: walking a damaged one may fail on its own.
+            let loops = if report == "ok" {
+                store.tree_loops(LOOPS_SHOWN)?
+            } else {
+                Vec::new()
+            };
             if json {
+                let loops: Vec<_> = loops
+                    .iter()
+                    .map(|(c, m)| serde_json::json!({ "conversation": c, "message": m }))
+                    .collect();
                 println!(
                     "{}",
-                    serde_json::json!({ "ok": report == "ok", "report": report })
+                    serde_json::json!({ "ok": report == "ok" && loops.is_empty(), "report": report, "loops": loops })
                 );
             } else {
                 println!("{report}");
+                for (conversation, message) in &loops {
+                    println!(
+                        "message {message} of conversation {conversation}: its parents form a loop"
+                    );
+                }
             }
             if report != "ok" {
                 anyhow::bail!("the history database is damaged");
+            }
+            if !loops.is_empty() {
+                anyhow::bail!(
+                    "messages of the history form a loop of parents; the app opens such loops when it starts, keeping every message"
+                );
             }
         }
         Command::Translate(args) => reasoning::translate(args)?,

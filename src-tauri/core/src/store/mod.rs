@@ -41,6 +41,10 @@ pub enum StoreError {
     },
     #[error("no {what} with id {id}")]
     NotFound { what: &'static str, id: String },
+    #[error(
+        "the messages above {message} form a loop, so the conversation cannot be read in order; `ponder-cli check` finds such loops, and Ponder opens them when it starts"
+    )]
+    TreeLoop { message: String },
     #[error("stored data could not be read: {0}")]
     Corrupt(#[from] serde_json::Error),
     #[error(

@@ -23,6 +23,7 @@ fn path_to(c: &Connection, last: &str) -> Result<Vec<StoredMessage>> {
 
 /// The last `depth` steps of the path down to `last` (`last` itself is the first step).
 fn path_end(c: &Connection, last: &str, depth: i64) -> Result<Vec<StoredMessage>> {
+    let depth = depth.min(longest_path(c, last)?);
     let mut stmt = c.prepare_cached(&format!(
         "WITH RECURSIVE path(pid, depth) AS (
              SELECT ?1, 0
@@ -40,7 +41,37 @@ fn path_end(c: &Connection, last: &str, depth: i64) -> Result<Vec<StoredMessage>
     })?;
     let mut raws = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     raws.sort_unstable_by_key(|(depth, _)| std::cmp::Reverse(*depth));
-    raws.into_iter().map(|(_, raw)| decode(raw)).collect()
+    let path: Vec<StoredMessage> = raws
+        .into_iter()
+        .map(|(_, raw)| decode(raw))
+        .collect::<Result<_>>()?;
+    refuse_loop(path.iter().map(|m| m.id.as_str()), last)?;
+    Ok(path)
+}
+
+/// One step more than a path to `last` can have (one per message of its conversation).
+/// Walks are bounded by it, so that a history whose parents form a loop (edited by hand, or
+/// damaged) ends its queries instead of holding the history forever, and a walk round a loop
+/// meets a message twice.
+fn longest_path(c: &Connection, last: &str) -> Result<i64> {
+    let mut stmt = c.prepare_cached(
+        "SELECT count(*) FROM messages
+          WHERE conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1)",
+    )?;
+    Ok(stmt.query_row([last], |r| r.get::<_, i64>(0))? + 1)
+}
+
+/// A path that meets a message twice went round a loop of parents.
+fn refuse_loop<'a>(ids: impl Iterator<Item = &'a str>, last: &str) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for id in ids {
+        if !seen.insert(id) {
+            return Err(StoreError::TreeLoop {
+                message: last.to_owned(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Each step of the path down to `last`, last first: whether it is a question, and whether
@@ -59,16 +90,20 @@ fn path_steps(c: &Connection, conversation_id: &str, last: &str) -> Result<Vec<(
              SELECT ?1, 0
              UNION ALL
              SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
-              WHERE m.parent_id IS NOT NULL
+              WHERE m.parent_id IS NOT NULL AND path.depth + 1 < ?2
          )
          SELECT messages.id, messages.role = 'user'
            FROM messages JOIN path ON messages.id = path.pid ORDER BY path.depth",
     )?;
-    let rows = stmt.query_map([last], |r| {
-        let id: String = r.get(0)?;
-        Ok((r.get(1)?, deleted.contains(&id)))
+    let rows = stmt.query_map(params![last, longest_path(c, last)?], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    let steps = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    refuse_loop(steps.iter().map(|(id, _)| id.as_str()), last)?;
+    Ok(steps
+        .into_iter()
+        .map(|(id, question)| (question, deleted.contains(&id)))
+        .collect())
 }
 
 pub(super) fn leaf_of(c: &Connection, conversation_id: &str) -> Result<Option<String>> {
@@ -92,7 +127,7 @@ pub(super) fn on_shown_path(c: &Connection, conversation_id: &str, id: &str) -> 
     Ok(c.query_row(
         "WITH RECURSIVE path(pid) AS (
              SELECT ?1
-             UNION ALL
+             UNION
              SELECT m.parent_id FROM messages m JOIN path ON m.id = path.pid WHERE m.parent_id IS NOT NULL
          )
          SELECT EXISTS (SELECT 1 FROM path WHERE pid = ?2)",
@@ -115,10 +150,14 @@ fn newest_leaf_below(c: &Connection, id: &str) -> Result<String> {
     let mut stmt = c.prepare_cached(
         "SELECT id FROM messages WHERE parent_id = ?1 AND deleted_at IS NULL ORDER BY seq DESC LIMIT 1",
     )?;
+    let mut seen = std::collections::HashSet::from([leaf.clone()]);
     while let Some(child) = stmt
         .query_row([&leaf], |r| r.get::<_, String>(0))
         .optional()?
     {
+        if !seen.insert(child.clone()) {
+            return Err(StoreError::TreeLoop { message: child });
+        }
         leaf = child;
     }
     Ok(leaf)
@@ -318,7 +357,7 @@ impl Store {
             tx.execute(
                 "WITH RECURSIVE below(bid) AS (
                      SELECT ?1
-                     UNION ALL
+                     UNION
                      SELECT m.id FROM messages m JOIN below ON m.parent_id = below.bid
                  )
                  UPDATE messages SET deleted_at = ?2
@@ -360,7 +399,7 @@ impl Store {
             tx.execute(
                 "WITH RECURSIVE below(bid) AS (
                      SELECT ?1
-                     UNION ALL
+                     UNION
                      SELECT m.id FROM messages m JOIN below ON m.parent_id = below.bid
                  )
                  UPDATE messages SET deleted_at = NULL
@@ -370,6 +409,61 @@ impl Store {
             let leaf = newest_leaf_below(tx, message_id)?;
             set_leaf(tx, &conversation, Some(&leaf))
         })
+    }
+
+    /// Messages whose parents never reach a first message: they, or a message above them,
+    /// form a loop. The store never makes one (a message's parent exists before it, in an
+    /// import too); a history edited by hand or damaged can hold one. Each comes with its
+    /// conversation, at most `limit` of them.
+    pub fn tree_loops(&self, limit: usize) -> Result<Vec<(String, String)>> {
+        self.read(|c| {
+            // Down from every first message: each message has one parent, so each is reached
+            // once at most, and those in or below a loop never.
+            let mut stmt = c.prepare_cached(
+                "WITH RECURSIVE reached(id) AS (
+                     SELECT id FROM messages WHERE parent_id IS NULL
+                     UNION ALL
+                     SELECT m.id FROM messages m JOIN reached ON m.parent_id = reached.id
+                 )
+                 SELECT conversation_id, id FROM messages
+                  WHERE id NOT IN (SELECT id FROM reached)
+                  ORDER BY conversation_id, seq LIMIT ?1",
+            )?;
+            let rows = stmt.query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    /// Opens every loop of parents by making its earliest message a first message (a
+    /// version of the conversation's start): nothing is deleted, and each conversation opens
+    /// again. Returns how many loops were opened.
+    pub fn cut_tree_loops(&self) -> Result<usize> {
+        let mut cut = 0;
+        // Each pass opens the loop of the earliest stranded message; what hung below a loop
+        // is reached again once its loop is open.
+        while let Some((_, stranded)) = self.tree_loops(1)?.into_iter().next() {
+            self.write(|tx| {
+                let mut on_loop = stranded.clone();
+                let mut seen = std::collections::HashSet::new();
+                // Up from the stranded message until a message repeats: that one is on the loop.
+                while seen.insert(on_loop.clone()) {
+                    on_loop = tx.query_row(
+                        "SELECT parent_id FROM messages WHERE id = ?1",
+                        [&on_loop],
+                        |r| r.get::<_, String>(0),
+                    )?;
+                }
+                tx.execute(
+                    "UPDATE messages SET parent_id = NULL WHERE id = ?1",
+                    [&on_loop],
+                )?;
+                Ok(())
+            })?;
+            cut += 1;
+        }
+        Ok(cut)
     }
 
     /// Removes for good the branches deleted more than an hour ago.

@@ -395,3 +395,87 @@ fn a_long_path_is_read_from_its_end_back_to_a_question_and_the_rest_joins_above_
     assert_eq!(store.messages_tail(&empty, 40).unwrap().1, 0);
     assert!(store.messages_tail("no-such-conversation", 40).is_err());
 }
+
+/// Runs `f` on the store in a thread, failing the test if it has not ended within 20 s: a
+/// query that walks a loop of parents would otherwise hang the test run itself.
+fn bounded<T: Send + 'static>(
+    store: &std::sync::Arc<Store>,
+    f: impl FnOnce(&Store) -> T + Send + 'static,
+) -> T {
+    let store = store.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f(&store));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(20))
+        .expect("the query ended")
+}
+
+/// A history whose parents form a loop (edited by hand, or damaged): reading it ends with an
+/// error that says so instead of holding the history forever; the loop is found, and opening
+/// it makes the conversation readable again with nothing lost.
+#[test]
+fn a_loop_of_parents_is_refused_found_and_opened() {
+    let store = std::sync::Arc::new(Store::open_in_memory().unwrap());
+    let (c, [q1, a1, q2, a2]) = two_turns(&store);
+    let (fine, _) = two_turns(&store);
+    // Q1's parent becomes A2: Q1 → A1 → Q2 → A2 → Q1.
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE messages SET parent_id = ?1 WHERE id = ?2",
+                [&a2, &q1],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+
+    let conversation = c.clone();
+    let read = bounded(&store, move |s| s.messages(&conversation).map(|m| m.len()));
+    let err = read.unwrap_err();
+    assert!(
+        matches!(err, crate::store::StoreError::TreeLoop { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("loop"), "{err}");
+    let conversation = c.clone();
+    let shown = bounded(&store, move |s| {
+        (
+            s.messages_tail(&conversation, 10).map(|(m, _)| m.len()),
+            s.history_before(&a2_of(s, &conversation)).map(|h| h.len()),
+        )
+    });
+    assert!(shown.0.is_err() && shown.1.is_err(), "{shown:?}");
+    let question = q2.clone();
+    assert!(bounded(&store, move |s| s.answers_to(&question)).is_ok());
+    assert_eq!(
+        texts(&store, &fine).len(),
+        4,
+        "the other conversation reads"
+    );
+
+    let loops = bounded(&store, |s| s.tree_loops(100)).unwrap();
+    let mut stranded: Vec<&str> = loops.iter().map(|(_, m)| m.as_str()).collect();
+    stranded.sort_unstable();
+    let mut expected = vec![q1.as_str(), a1.as_str(), q2.as_str(), a2.as_str()];
+    expected.sort_unstable();
+    assert_eq!(stranded, expected);
+    assert!(loops.iter().all(|(conversation, _)| *conversation == c));
+
+    assert_eq!(bounded(&store, |s| s.cut_tree_loops()).unwrap(), 1);
+    assert!(store.tree_loops(100).unwrap().is_empty());
+    assert_eq!(store.all_messages(&c).unwrap().len(), 4, "nothing deleted");
+    assert!(store.messages(&c).is_ok(), "the conversation reads again");
+    assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+/// The conversation's last message, whatever path it shows.
+fn a2_of(store: &Store, conversation: &str) -> String {
+    store
+        .all_messages(conversation)
+        .unwrap()
+        .last()
+        .unwrap()
+        .id
+        .clone()
+}
