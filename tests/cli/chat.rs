@@ -392,3 +392,87 @@ async fn a_server_of_your_own_and_vllm_get_the_chat_template_switch() {
         mock.shutdown().await;
     }
 }
+
+/// An answer and a thought that carry terminal sequences (the clipboard through OSC 52, the
+/// window title, a link, clearing the screen) are printed as visible symbols: the only escape
+/// sequences on stdout are Ponder's own styling of the thought.
+#[tokio::test]
+async fn escape_sequences_from_the_model_reach_the_terminal_inert() {
+    let delta = |kind: &str, field: &str, text: &str| {
+        let event = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": kind, field: text}});
+        format!("event: content_block_delta\ndata: {event}\n\n")
+    };
+    let start = |index: u32, block: Value| {
+        let event = serde_json::json!({"type": "content_block_start", "index": index, "content_block": block});
+        format!("event: content_block_start\ndata: {event}\n\n")
+    };
+    let stream = [
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"usage\":{\"input_tokens\":5}}}\n\n".to_owned(),
+        start(0, serde_json::json!({"type": "thinking", "thinking": ""})),
+        delta("thinking_delta", "thinking", "Copy this: \x1b]52;c;cm0gLXJmIH4K\x07 and \x1b]0;owned\x07"),
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n".to_owned(),
+        start(1, serde_json::json!({"type": "text", "text": ""})),
+        delta("text_delta", "text", "\x1b[2J\x1b]8;;https://evil.example\x1b\\docs\x1b]8;;\x1b\\ \u{9b}31mred\rover"),
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n".to_owned(),
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":9}}\n\n".to_owned(),
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n".to_owned(),
+    ]
+    .concat();
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(Reply::sse(stream));
+    let data = tempfile::tempdir().unwrap();
+    let out = tokio::process::Command::from(ponder_cli())
+        .env("XDG_DATA_HOME", data.path())
+        .env("XDG_CONFIG_HOME", data.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+        .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/med",
+        ])
+        .args(["--base-url", &mock.url(), "Hi"])
+        .output()
+        .await
+        .unwrap();
+    mock.shutdown().await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("␛]52;c;cm0gLXJmIH4K␇"), "{stdout:?}");
+    assert!(
+        stdout.contains("␛[2J␛]8;;https://evil.example␛\\docs"),
+        "{stdout:?}"
+    );
+    assert!(stdout.contains("\u{fffd}31mred␍over"), "{stdout:?}");
+    // Ponder's own styling of the thought (SGR sequences: colours and weights, nothing a
+    // terminal does more with) is all that is left to the terminal.
+    let mut rest = String::new();
+    let mut chars = stdout.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.peek() == Some(&'[') {
+            let sequence: String = chars.by_ref().take_while(|c| *c != 'm').collect();
+            assert!(
+                sequence[1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == ';'),
+                "only styling: {sequence:?}"
+            );
+            continue;
+        }
+        rest.push(c);
+    }
+    assert!(
+        !rest
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t'),
+        "{rest:?}"
+    );
+}

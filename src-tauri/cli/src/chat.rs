@@ -1,6 +1,7 @@
 //! `ponder-cli chat`: one turn with a real provider (or anything speaking its protocol),
 //! thoughts streamed dimmed, then the answer.
 
+use crate::terminal::inert;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -473,12 +474,12 @@ impl Printer {
     fn on(&mut self, event: RunEvent<'_>) {
         match event {
             RunEvent::Plan(plan) => eprintln!("{}", plan.feedback.text()),
-            RunEvent::Notice(notice) => eprintln!("note: {notice}"),
+            RunEvent::Notice(notice) => eprintln!("note: {}", inert(&notice.to_string())),
             RunEvent::Retry(retry) => eprintln!(
                 "retrying in {:.1} s (attempt {}): {}",
                 retry.wait.as_secs_f64(),
                 retry.attempt + 1,
-                retry.error.message
+                inert(&retry.error.message)
             ),
             RunEvent::Chat(event) if self.stream => self.chat(event),
             RunEvent::Chat(_) => {}
@@ -497,7 +498,8 @@ impl Printer {
                     writeln!(out, "Thinking:")
                 }
             }
-            ChatEvent::ThinkingDelta { text } => write!(out, "{text}"),
+            // What the model wrote is shown, never acted on by the terminal.
+            ChatEvent::ThinkingDelta { text } => write!(out, "{}", inert(&text)),
             ChatEvent::ThinkingRedacted { .. } => writeln!(out, "[redacted thinking]"),
             ChatEvent::ThinkingEnd => {
                 self.in_thought = false;
@@ -509,7 +511,7 @@ impl Printer {
             }
             ChatEvent::TextDelta { text } => {
                 self.wrote = true;
-                write!(out, "{text}")
+                write!(out, "{}", inert(&text))
             }
             _ => Ok(()),
         };

@@ -1,5 +1,6 @@
 //! `conversations`, `search` and `purge-thoughts`: the stored history from the command line.
 
+use crate::terminal::inert;
 use std::io::Write;
 
 use clap::Args;
@@ -56,8 +57,11 @@ pub fn conversations(args: ConversationsArgs, store: &Store) -> anyhow::Result<(
         let model = c.model.as_deref().unwrap_or("-");
         writeln!(
             out,
-            "{}  {pin}{}  ({model}, {} messages)",
-            c.id, c.title, c.message_count
+            "{}  {pin}{}  ({}, {} messages)",
+            c.id,
+            inert(&c.title),
+            inert(model),
+            c.message_count
         )?;
     }
     Ok(())
@@ -87,7 +91,9 @@ pub fn search(args: SearchArgs, store: &Store) -> anyhow::Result<()> {
         writeln!(
             out,
             "{}  {}{place}\n    {}",
-            hit.conversation_id, hit.conversation_title, hit.snippet
+            hit.conversation_id,
+            inert(&hit.conversation_title),
+            inert(&hit.snippet)
         )?;
     }
     Ok(())

@@ -5,6 +5,7 @@ mod history;
 mod login;
 mod mcp;
 mod reasoning;
+mod terminal;
 mod versions;
 
 use std::path::PathBuf;
@@ -114,7 +115,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("ponder-cli: {err:#}");
+            // An error may quote what a provider or a server said.
+            eprintln!("ponder-cli: {}", terminal::inert(&format!("{err:#}")));
             if err.is::<Usage>() {
                 ExitCode::from(2)
             } else if err.is::<Interrupted>() {

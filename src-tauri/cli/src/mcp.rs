@@ -1,6 +1,7 @@
 //! `ponder-cli mcp`: the MCP servers of the desktop app's settings — list them, start one and
 //! list its tools, call a tool — and the tools and approvals of `ponder-cli chat --tools`.
 
+use crate::terminal::inert;
 use std::future::Future;
 use std::io::{BufRead, IsTerminal, Write};
 use std::pin::Pin;
@@ -125,7 +126,7 @@ pub fn run(args: McpArgs, servers: &[ServerConfig]) -> anyhow::Result<()> {
                 println!("{}", serde_json::to_string(&list)?);
             } else {
                 for t in &tools {
-                    println!("{}\t{}", t.name, first_line(&t.description));
+                    println!("{}\t{}", inert(&t.name), inert(first_line(&t.description)));
                 }
             }
         }
@@ -166,9 +167,13 @@ pub fn run(args: McpArgs, servers: &[ServerConfig]) -> anyhow::Result<()> {
             } else {
                 for item in &output.content {
                     match item {
-                        ToolContent::Text { text } => println!("{text}"),
+                        ToolContent::Text { text } => println!("{}", inert(text)),
                         ToolContent::Image { mime_type, data } => {
-                            println!("[image: {mime_type}, {} bytes]", data.len() / 4 * 3);
+                            println!(
+                                "[image: {}, {} bytes]",
+                                inert(mime_type),
+                                data.len() / 4 * 3
+                            );
                         }
                     }
                 }
@@ -249,8 +254,10 @@ fn ask(request: &ApprovalRequest) -> Decision {
     let arguments = serde_json::to_string_pretty(&request.arguments).unwrap_or_default();
     let _ = writeln!(
         err,
-        "\nRun {} from {}?\n{arguments}\n[y] once  [c] for this conversation  [n] no: ",
-        request.tool, request.server
+        "\nRun {} from {}?\n{}\n[y] once  [c] for this conversation  [n] no: ",
+        inert(&request.tool),
+        inert(&request.server),
+        inert(&arguments)
     );
     let _ = err.flush();
     let mut line = String::new();
@@ -276,7 +283,7 @@ impl TerminalApprover {
 /// A line for each call as it runs and as it ends, on stderr.
 pub fn report_call(name: &str, server: Option<&str>, arguments: &str) {
     let from = server.map(|s| format!(" ({s})")).unwrap_or_default();
-    eprintln!("tool: {name}{from} {arguments}");
+    eprintln!("tool: {}{} {}", inert(name), inert(&from), inert(arguments));
 }
 
 pub fn report_result(result: &ToolResult) {
@@ -288,5 +295,5 @@ pub fn report_result(result: &ToolResult) {
         ""
     };
     let kind = if result.is_error { "error" } else { "result" };
-    eprintln!("  {kind}: {}{more}", shown.replace('\n', " "));
+    eprintln!("  {kind}: {}{more}", inert(&shown.replace('\n', " ")));
 }
