@@ -27,6 +27,8 @@ pub enum IpcErrorCode {
     Network,
     Decode,
     Server,
+    /// The user said no in a native dialog; nothing was changed.
+    Declined,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]

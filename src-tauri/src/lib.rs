@@ -1,6 +1,7 @@
 //! The desktop app: Tauri glue over `ponder-core`. Commands stay thin; logic lives in the core.
 
 mod commands;
+mod consent;
 mod error;
 mod indexing;
 mod ipc;

@@ -263,7 +263,21 @@ fn settings_problem(path: &std::path::Path, reason: String, remedy: Remedy) -> S
 
 /// Applies a partial update (`{"theme": "dark"}`) and saves.
 pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings, IpcError> {
-    let mut object = serde_json::to_value(load(app)?).unwrap_or_default();
+    let settings = patched(&load(app)?, patch)?;
+    let changed: Vec<&str> = patch
+        .as_object()
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    save(app, &settings, &changed)?;
+    if changed.contains(&"prices") {
+        app.state::<AppState>().set_prices(&settings.prices);
+    }
+    Ok(settings)
+}
+
+/// `settings` with a partial update applied, checked, not saved.
+pub fn patched(settings: &Settings, patch: &Value) -> Result<Settings, IpcError> {
+    let mut object = serde_json::to_value(settings).unwrap_or_default();
     if let (Some(target), Some(patch)) = (object.as_object_mut(), patch.as_object()) {
         for (key, value) in patch {
             if !KEYS.contains(&key.as_str()) {
@@ -275,21 +289,12 @@ pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings,
             target.insert(key.clone(), value.clone());
         }
     }
-    let settings: Settings = serde_json::from_value(object).map_err(|e| {
+    serde_json::from_value(object).map_err(|e| {
         IpcError::new(
             crate::error::IpcErrorCode::InvalidInput,
             format!("invalid setting: {e}"),
         )
-    })?;
-    let changed: Vec<&str> = patch
-        .as_object()
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
-    save(app, &settings, &changed)?;
-    if changed.contains(&"prices") {
-        app.state::<AppState>().set_prices(&settings.prices);
-    }
-    Ok(settings)
+    })
 }
 
 /// Writes the given keys of `settings`; the others stay in the file as they are (a key

@@ -60,6 +60,27 @@ impl Approver for WindowApprover {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .remove(&(self.run_id.clone(), request.call_id.clone()));
+            // "Always" reaches past this conversation: the user confirms it in a native
+            // dialog, which a script in the page cannot answer. Without that, the call still
+            // runs this once, as the click asked.
+            let decision = if decision == Decision::AlwaysAllow {
+                let app = self.app.clone();
+                let consent = crate::consent::Consent::RunUnasked {
+                    tool: Permissions::key(&request.server, &request.tool),
+                };
+                let allowed = tauri::async_runtime::spawn_blocking(move || {
+                    crate::consent::ask(&app, &[consent])
+                })
+                .await
+                .unwrap_or(false);
+                if allowed {
+                    Decision::AlwaysAllow
+                } else {
+                    Decision::AllowOnce
+                }
+            } else {
+                decision
+            };
             self.remember(request, decision);
             decision
         })
@@ -87,6 +108,7 @@ impl WindowApprover {
                     }
                 }
             }
+            // Confirmed in `approve` already.
             Decision::AlwaysAllow => {
                 if let Ok(settings) = crate::settings::load(&self.app) {
                     let mut always = settings.always_allowed_tools;

@@ -16,6 +16,19 @@ pub fn update_settings(app: AppHandle, patch: Value) -> Result<Settings, IpcErro
     if let Some(servers) = patch.get("mcpServers") {
         crate::commands::mcp::check_servers(servers)?;
     }
+    // What the change would run, or where it would send a secret, the user agrees to in a
+    // dialog the page cannot draw or answer.
+    let before = crate::settings::load(&app)?;
+    let after = crate::settings::patched(&before, &patch)?;
+    let consents = crate::consent::needed(&before, &after, |id| {
+        ponder_core::secrets::api_key(id).is_ok_and(|key| !key.is_empty())
+    });
+    if !crate::consent::ask(&app, &consents) {
+        return Err(IpcError::new(
+            crate::error::IpcErrorCode::Declined,
+            "Not changed: you did not allow it.",
+        ));
+    }
     let settings = crate::settings::update(&app, &patch)?;
     if patch.get("mcpServers").is_some() {
         crate::commands::mcp::configure(&app, &settings.mcp_servers);

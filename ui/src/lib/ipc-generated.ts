@@ -222,7 +222,7 @@ toolTimeoutSecs: number,
  */
 prices: Array<PriceOverride>, };
 
-export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server";
+export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server" | "declined";
 
 export type IpcError = { code: IpcErrorCode, message: string, 
 /**
