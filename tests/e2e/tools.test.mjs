@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
+import { answerNativeDialog, appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { pickBudgetModelMedium, send, storeKey, textOf } from '../support/flows.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
@@ -22,6 +22,8 @@ const IDENTIFIER = 'dev.ponder.desktop';
 const EVERYTHING = join(repoRoot, 'tests', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const MESSAGE = 'hello from the model';
 const FINAL = 'anthropic/pydantic-sonnet4-thinking-stream.sse';
+/** The title of the dialog in which the user allows a change that runs or sends something. */
+const CONSENT = 'Allow this change?';
 
 let dataHome;
 let keyring;
@@ -110,7 +112,7 @@ async function newConversationWithTools(s) {
 }
 
 /** Asks, and waits for the turn to end with `calls` results shown; `answer` clicks that choice on the card first. */
-async function askWithTool(s, text, { answer = null, calls }) {
+async function askWithTool(s, text, { answer = null, calls, consent = false }) {
   await send(s, text);
   if (answer) {
     await s.waitFind('[data-testid="tool-approval"]', 30000);
@@ -122,6 +124,8 @@ async function askWithTool(s, text, { answer = null, calls }) {
       },
       `"${answer}" is clicked`,
     );
+    // "Always" is confirmed in the native dialog.
+    if (consent) await answerNativeDialog(CONSENT, 'allow');
   }
   // A call that asked where it should not would wait on its card, and the turn never end.
   await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0 && (await s.findAll('[data-testid="tool-card"]')).length === calls, 'the turn ends', 30000);
@@ -142,6 +146,8 @@ describe('tools in the real app', () => {
       await s.type(await s.waitFind('[data-testid="mcp-command"]'), 'node');
       await fill(s, '[data-testid="mcp-args"]', `${EVERYTHING}\nstdio`);
       await s.click(await s.waitFind('[data-testid="mcp-save"]'));
+      // A new program runs only once the user allows it, in the dialog Rust shows.
+      await answerNativeDialog(CONSENT, 'allow');
       await s.waitFind('[data-testid="mcp-server"][data-server="everything"]');
       await s.click(await s.waitFind('[data-testid="mcp-test"]'));
       await waitFor(async () => (await textOf(s, '[data-testid="mcp-test-result"]')).includes('echo'), 'the test lists the tools', 30000);
@@ -204,7 +210,7 @@ describe('tools in the real app', () => {
 
       // A new conversation asks again; "Always allow" is answered there.
       await newConversationWithTools(s);
-      await askWithTool(s, 'Echo in a new conversation.', { answer: 'always-allow', calls: 1 });
+      await askWithTool(s, 'Echo in a new conversation.', { answer: 'always-allow', calls: 1, consent: true });
     });
     assert.equal(turns().length - before, 6, 'three turns of two steps each');
 

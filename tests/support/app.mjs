@@ -147,3 +147,46 @@ export function runningApps(app = appBinary()) {
   }
   return pids;
 }
+
+/** The X windows whose title is exactly `title` (the app's native dialogs are found by it). */
+export function windowsTitled(title) {
+  const pattern = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  try {
+    return execFileSync('xdotool', ['search', '--name', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch {
+    // xdotool exits 1 when it finds nothing.
+    return [];
+  }
+}
+
+/**
+ * Answers the native dialog titled `title` as a person at the keyboard would: the dialog gets
+ * the focus and `allow` presses Alt+A (its "_Allow" button), `cancel` Esc. The keys go
+ * through XTEST, as a real keyboard's would, not as events sent to the window.
+ */
+export async function answerNativeDialog(title, answer, timeoutMs = 20000) {
+  let id = null;
+  await waitFor(
+    () => {
+      [id] = windowsTitled(title);
+      return Boolean(id);
+    },
+    `the native dialog "${title}"`,
+    timeoutMs,
+  );
+  // Drawn and mapped before it can take the focus.
+  await waitFor(
+    () => {
+      try {
+        execFileSync('xdotool', ['windowfocus', '--sync', id], { stdio: 'ignore', timeout: 5000 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    `the dialog "${title}" takes the focus`,
+    10000,
+  );
+  execFileSync('xdotool', ['key', '--clearmodifiers', answer === 'allow' ? 'alt+a' : 'Escape']);
+  await waitFor(() => windowsTitled(title).length === 0, `the dialog "${title}" closes`, 10000);
+}
