@@ -132,7 +132,7 @@ pub(crate) async fn fetch(
 
 /// `1 MiB`, `64 KiB`.
 fn size(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{} KiB", bytes >> 10)
