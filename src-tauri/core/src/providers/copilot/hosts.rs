@@ -162,9 +162,11 @@ fn is_bare_origin(url: &reqwest::Url) -> bool {
         && url.fragment().is_none()
 }
 
+/// A loopback address, or `localhost` itself: not its subdomains, which a resolver may
+/// well ask DNS about.
 fn is_loopback(url: &reqwest::Url) -> bool {
     if let Some(name) = url.domain() {
-        return name == "localhost" || name.ends_with(".localhost");
+        return name == "localhost";
     }
     url.host_str()
         .map(|h| h.trim_start_matches('[').trim_end_matches(']'))
@@ -283,6 +285,8 @@ mod tests {
             "https://octo.gh\u{e9}.com",
             "https://192.168.1.10",
             "http://10.0.0.1:4010",
+            "http://evil.localhost:4010",
+            "http://[::ffff:10.0.0.1]:4010",
         ];
         for address in refused {
             assert!(Hosts::new(address).is_err(), "{address:?} was accepted");
