@@ -48,6 +48,15 @@ pub struct AppState {
     pub sign_in: Mutex<Option<CancellationToken>>,
 }
 
+/// Which built-in providers have a key, looked up all at once.
+fn builtin_keys() -> HashMap<String, bool> {
+    let ids = Catalog::builtin().providers.iter().map(|p| p.id.as_str());
+    ponder_core::secrets::api_keys(ids)
+        .into_iter()
+        .map(|(id, key)| (id, key.is_ok()))
+        .collect()
+}
+
 /// A file Ponder could not use at start-up, as the window shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -148,20 +157,40 @@ impl AppState {
     /// Whether `provider` has a key (stored, or in the environment).
     pub fn has_key(&self, provider: &str) -> bool {
         let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
-        let keys = keys.get_or_insert_with(|| {
-            let ids = Catalog::builtin().providers.iter().map(|p| p.id.as_str());
-            ponder_core::secrets::api_keys(ids)
-                .into_iter()
-                .map(|(id, key)| (id, key.is_ok()))
-                .collect()
-        });
+        let keys = keys.get_or_insert_with(builtin_keys);
         // A provider the user added since the lookup: ask for it alone.
         *keys
             .entry(provider.to_owned())
             .or_insert_with(|| ponder_core::secrets::api_key(provider).is_ok())
     }
 
-    /// Records that a key was stored or cleared.
+    /// Whether someone is signed in to GitHub at `hosts` (or a token is in the environment),
+    /// kept under the address's keyring account (see `note_key`).
+    pub fn signed_in(&self, hosts: &ponder_core::providers::copilot::Hosts) -> bool {
+        let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+        let keys = keys.get_or_insert_with(builtin_keys);
+        *keys
+            .entry(ponder_core::secrets::github_account(hosts))
+            .or_insert_with(|| ponder_core::secrets::github_token(hosts).is_ok_and(|t| t.is_some()))
+    }
+
+    /// Whether a provider can be asked: it has a key, or, for one signed in to, someone is
+    /// signed in at the address the settings give it (another address's sign-in does not
+    /// count: its token is never sent here).
+    pub fn can_ask(
+        &self,
+        provider: &ponder_core::reasoning::catalog::ProviderEntry,
+        address: Option<&str>,
+    ) -> bool {
+        match provider.sign_in {
+            Some(_) => ponder_core::providers::copilot::hosts_for(address)
+                .is_ok_and(|hosts| self.signed_in(&hosts)),
+            None => self.has_key(&provider.id),
+        }
+    }
+
+    /// Records that a key (by provider) or a GitHub sign-in (by its keyring account) was
+    /// stored or cleared.
     pub fn note_key(&self, provider: &str, present: bool) {
         if let Some(keys) = self
             .keys

@@ -15,6 +15,7 @@ import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir, repoRoot } from '../support/paths.mjs';
 import { send, textOf } from '../support/flows.mjs';
+import { Keys } from '../support/webdriver.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 /** What the mock hands out: neither may be found outside the keyring and the app's memory. */
@@ -25,11 +26,16 @@ let dataHome;
 let keyring;
 let driver;
 let mock;
+/** Another GitHub address, recording every request it gets. */
+let other;
+let otherRecord;
 
 before(async () => {
   dataHome = mkdtempSync(join(tmpdir(), 'ponder-e2e-copilot-'));
   keyring = await startKeyring(dataHome);
   mock = await startMockProvider(null, { copilot: { pendingPolls: 2, interval: 1 }, chunkSize: 256, delayMs: 5 });
+  otherRecord = join(dataHome, 'other-github.jsonl');
+  other = await startMockProvider(null, { copilot: {}, record: otherRecord });
   // GitHub's address is the mock's, as a GitHub Enterprise address would be set.
   const appDir = join(dataHome, IDENTIFIER);
   mkdirSync(appDir, { recursive: true });
@@ -40,6 +46,7 @@ before(async () => {
 after(async () => {
   await driver?.stop();
   mock?.stop();
+  other?.stop();
   await keyring?.stop();
   if (dataHome) rmSync(dataHome, { recursive: true, force: true });
 });
@@ -141,18 +148,52 @@ describe('GitHub Copilot in the real app', () => {
     assert.ok(!settings.includes('gho_'), 'the settings hold no GitHub token');
   });
 
+  it('changing the GitHub address sends the sign-in nowhere: the new address is not signed in', async () => {
+    const session = await driver.newSession();
+    const s = session;
+    const address = async (url) => {
+      const field = await s.waitFind('#url-copilot');
+      await s.clear(field);
+      await s.type(field, url + Keys.enter);
+    };
+    try {
+      await s.waitForText('[data-testid="status-version"]');
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="key-status-copilot"]')).includes('Signed in'), 'signed in at the first address', 15000);
+      await address(other.url);
+      await waitFor(async () => (await textOf(s, '[data-testid="key-status-copilot"]')).includes('Not signed in'), 'not signed in at the other address', 15000);
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+      // The picker's lists are asked for again with the new address: a sign-in is needed.
+      await s.click(await s.waitFind('[data-testid="model-button"]'));
+      await s.type(await s.waitFind('[data-testid="picker-filter"]'), 'gpt-5.4');
+      const option = '[data-testid="picker-model-option"][data-provider="copilot"][data-model="gpt-5.4"]';
+      await waitFor(async () => (await textOf(s, option)).includes('needs sign-in'), 'Copilot needs a sign-in there', 15000);
+      await s.type(await s.find('[data-testid="picker-filter"]'), Keys.escape).catch(() => {});
+      const seen = readFileSync(otherRecord, 'utf8');
+      assert.ok(!seen.includes(GITHUB_TOKEN), `the other address was sent the token:\n${seen}`);
+
+      // Back at the first address, its sign-in is there again.
+      await s.click(await s.waitFind('[data-testid="open-settings"]'));
+      await address(mock.url);
+      await waitFor(async () => (await textOf(s, '[data-testid="key-status-copilot"]')).includes('Signed in'), 'signed in again at the first address', 15000);
+      await s.click(await s.waitFind('[data-testid="settings-close"]'));
+    } finally {
+      await session.end().catch(() => {});
+    }
+  });
+
   it('signs in from the command line, the token in the keyring only, and out again', async () => {
     const cli = join(process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target'), 'debug', 'ponder-cli');
     const env = { ...process.env, XDG_DATA_HOME: dataHome, XDG_CONFIG_HOME: dataHome };
     delete env.PONDER_COPILOT_API_KEY;
     const stored = () => {
       try {
-        return execFileSync('secret-tool', ['search', '--all', 'service', IDENTIFIER, 'username', 'copilot'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 });
+        return execFileSync('secret-tool', ['search', '--all', 'service', IDENTIFIER, 'username', `copilot@${mock.url}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10000 });
       } catch (err) {
         return String(err.stdout ?? '');
       }
     };
-    execFileSync(cli, ['login', 'copilot', '--logout'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(cli, ['login', 'copilot', '--logout', '--github-url', mock.url], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     assert.doesNotMatch(stored(), /secret = /, 'signed out first');
     const login = spawnSync(cli, ['login', 'copilot', '--github-url', mock.url], { env, encoding: 'utf8', timeout: 60000 });
     assert.equal(login.status, 0, login.stderr);
@@ -163,7 +204,7 @@ describe('GitHub Copilot in the real app', () => {
     const chat = spawnSync(cli, ['chat', '--provider', 'copilot', '--model', 'gpt-5.4/low', '--base-url', mock.url, '--json', 'Hi'], { env, encoding: 'utf8', timeout: 60000 });
     assert.equal(chat.status, 0, chat.stderr);
     assert.equal(JSON.parse(chat.stdout).parts[0].type, 'thinking', 'the keyring sign-in is used');
-    const logout = spawnSync(cli, ['login', 'copilot', '--logout'], { env, encoding: 'utf8' });
+    const logout = spawnSync(cli, ['login', 'copilot', '--logout', '--github-url', mock.url], { env, encoding: 'utf8' });
     assert.equal(logout.status, 0, logout.stderr);
     assert.doesNotMatch(stored(), /secret = /, 'signed out');
     const after = spawnSync(cli, ['chat', '--provider', 'copilot', '--model', 'gpt-5.4/low', '--base-url', mock.url, 'Hi'], { env, encoding: 'utf8', timeout: 60000 });

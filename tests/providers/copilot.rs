@@ -31,6 +31,25 @@ async fn mock(script: Script) -> (MockProvider, ponder_mock_provider::copilot::C
     (mock, copilot)
 }
 
+/// A session for the mock's GitHub token, signed in at `url`, as a turn starts one.
+async fn start(
+    cache: &TokenCache,
+    client: &reqwest::Client,
+    url: &str,
+) -> Result<Session, CopilotError> {
+    let hosts = Hosts::new(url).unwrap();
+    let never = CancellationToken::new();
+    Session::start(
+        cache,
+        client,
+        hosts,
+        GITHUB_TOKEN,
+        &HttpConfig::default(),
+        &never,
+    )
+    .await
+}
+
 async fn sign_in(url: &str) -> (Result<String, CopilotError>, Vec<Waiting>) {
     let hosts = Hosts::new(url).unwrap();
     let client = client();
@@ -182,16 +201,12 @@ async fn the_copilot_token_is_exchanged_once_and_kept_in_memory() {
     let cache = TokenCache::new();
     let client = client();
     let url = mock.url();
-    let first = Session::start(&cache, &client, Some(&url), GITHUB_TOKEN)
-        .await
-        .unwrap();
+    let first = start(&cache, &client, &url).await.unwrap();
     assert_eq!(
         first.credentials.api_base, url,
         "the API named by the exchange"
     );
-    let again = Session::start(&cache, &client, Some(&url), GITHUB_TOKEN)
-        .await
-        .unwrap();
+    let again = start(&cache, &client, &url).await.unwrap();
     assert_eq!(again.credentials, first.credentials);
     assert_eq!(copilot.exchanges(), 1, "the second turn reuses the token");
     let exchange = mock
@@ -212,6 +227,8 @@ async fn the_copilot_token_is_exchanged_once_and_kept_in_memory() {
             &hosts,
             GITHUB_TOKEN,
             Some(&first.credentials.token),
+            &HttpConfig::default(),
+            &CancellationToken::new(),
         )
         .await
         .unwrap();
@@ -222,6 +239,8 @@ async fn the_copilot_token_is_exchanged_once_and_kept_in_memory() {
             &hosts,
             GITHUB_TOKEN,
             Some(&first.credentials.token),
+            &HttpConfig::default(),
+            &CancellationToken::new(),
         )
         .await
         .unwrap();
@@ -239,13 +258,9 @@ async fn a_token_about_to_expire_is_replaced_before_it_is_used() {
     let cache = TokenCache::new();
     let client = client();
     let url = mock.url();
-    let first = Session::start(&cache, &client, Some(&url), GITHUB_TOKEN)
-        .await
-        .unwrap();
+    let first = start(&cache, &client, &url).await.unwrap();
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let second = Session::start(&cache, &client, Some(&url), GITHUB_TOKEN)
-        .await
-        .unwrap();
+    let second = start(&cache, &client, &url).await.unwrap();
     assert_ne!(first.credentials.token, second.credentials.token);
     assert_eq!(copilot.exchanges(), 2);
 }
@@ -258,14 +273,9 @@ async fn a_revoked_sign_in_or_no_copilot_says_what_to_do() {
         ..Script::default()
     })
     .await;
-    let err = Session::start(
-        &TokenCache::new(),
-        &client,
-        Some(&revoked.url()),
-        GITHUB_TOKEN,
-    )
-    .await
-    .unwrap_err();
+    let err = start(&TokenCache::new(), &client, &revoked.url())
+        .await
+        .unwrap_err();
     assert_eq!(err, CopilotError::SignInRevoked);
     assert!(
         err.to_string().contains("sign in to GitHub Copilot again"),
@@ -277,16 +287,23 @@ async fn a_revoked_sign_in_or_no_copilot_says_what_to_do() {
         ..Script::default()
     })
     .await;
-    let err = Session::start(&TokenCache::new(), &client, Some(&none.url()), GITHUB_TOKEN)
+    let err = start(&TokenCache::new(), &client, &none.url())
         .await
         .unwrap_err();
     let text = err.to_string();
     assert!(text.contains("No access to GitHub Copilot found"), "{text}");
     assert_eq!(err.into_provider_error().kind, ErrorKind::Auth);
 
-    let err = Session::start(&TokenCache::new(), &client, None, "  ")
-        .await
-        .unwrap_err();
+    let err = Session::start(
+        &TokenCache::new(),
+        &client,
+        Hosts::github(),
+        "  ",
+        &HttpConfig::default(),
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(err, CopilotError::NotSignedIn);
 }
 
@@ -294,12 +311,17 @@ async fn a_revoked_sign_in_or_no_copilot_says_what_to_do() {
 async fn the_model_list_is_the_accounts_chat_models() {
     let (mock, _) = mock(Script::default()).await;
     let client = client();
-    let session = Session::start(&TokenCache::new(), &client, Some(&mock.url()), GITHUB_TOKEN)
+    let session = start(&TokenCache::new(), &client, &mock.url())
         .await
         .unwrap();
-    let models = copilot::fetch_models(&client, &session.credentials)
-        .await
-        .unwrap();
+    let models = copilot::fetch_models(
+        &client,
+        &session.credentials,
+        &HttpConfig::default(),
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
     let ids: Vec<&str> = models.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -340,14 +362,17 @@ async fn turn(script: Script, model: &str, choice: Choice, renew: bool) -> (Ran,
     let client = client();
     let cache = TokenCache::new();
     let url = mock.url();
-    let session = Session::start(&cache, &client, Some(&url), GITHUB_TOKEN)
-        .await
-        .unwrap();
+    let session = start(&cache, &client, &url).await.unwrap();
     let model = Catalog::builtin().resolve(Some("copilot"), model).unwrap();
     let history = [Message::user("What is 17 × 23?")];
     let settings = ReasoningSettings::default();
     let overrides = Overrides::default();
-    let renewer = session.renewer(&cache, &client);
+    let config = HttpConfig {
+        max_retries: 0,
+        ..HttpConfig::default()
+    };
+    let never = CancellationToken::new();
+    let renewer = session.renewer(&cache, &client, &config, &never);
     let request = TurnRequest {
         model: &model,
         choice,
@@ -361,10 +386,6 @@ async fn turn(script: Script, model: &str, choice: Choice, renew: bool) -> (Ran,
         context_tokens: 0,
         tools: &[],
         renew_key: renew.then_some(&renewer as &dyn ponder_core::run::RenewKey),
-    };
-    let config = HttpConfig {
-        max_retries: 0,
-        ..HttpConfig::default()
     };
     let mut notices = Vec::new();
     let outcome = run_turn(
@@ -581,5 +602,211 @@ fn a_tool_loops_next_step_is_the_agents_request_not_the_users() {
             prepared.http.url,
             "https://api.individual.githubcopilot.com/responses"
         );
+    }
+}
+
+/// A session at the mock with `config`, stopped by `cancel`.
+async fn start_with(
+    cache: &TokenCache,
+    url: &str,
+    config: &HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<Session, CopilotError> {
+    let hosts = Hosts::new(url).unwrap();
+    Session::start(cache, &client(), hosts, GITHUB_TOKEN, config, cancel).await
+}
+
+fn stall(secs: u64) -> HttpConfig {
+    HttpConfig {
+        idle_timeout: Duration::from_secs(secs),
+        ..HttpConfig::default()
+    }
+}
+
+/// Waits until the mock has been asked for `path`.
+async fn asked(mock: &MockProvider, path: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !mock.requests().iter().any(|r| r.path == path) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{path} was never asked"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Cancels `cancel` in a moment, and says when.
+fn stop_soon(cancel: &CancellationToken) -> tokio::task::JoinHandle<std::time::Instant> {
+    let cancel = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancel.cancel();
+        std::time::Instant::now()
+    })
+}
+
+#[tokio::test]
+async fn a_silent_token_exchange_is_given_up_after_the_stall_timeout() {
+    let (mock, _) = mock(Script {
+        silent_exchange: true,
+        ..Script::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
+    let err = tokio::time::timeout(
+        Duration::from_secs(10),
+        start_with(
+            &TokenCache::new(),
+            &mock.url(),
+            &stall(1),
+            &CancellationToken::new(),
+        ),
+    )
+    .await
+    .expect("the exchange ends on its own")
+    .unwrap_err()
+    .into_provider_error();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(err.kind, ErrorKind::Network, "{err:?}");
+    assert!(err.message.contains("silent for 1 s"), "{}", err.message);
+}
+
+#[tokio::test]
+async fn stop_ends_a_silent_token_exchange_and_the_wait_for_it_at_once() {
+    let (mock, _) = mock(Script {
+        silent_exchange: true,
+        ..Script::default()
+    })
+    .await;
+    let cache = TokenCache::new();
+    let url = mock.url();
+    let (first, second) = (CancellationToken::new(), CancellationToken::new());
+    let exchanging = async {
+        let result = start_with(&cache, &url, &stall(60), &first).await;
+        (result, std::time::Instant::now())
+    };
+    // The first turn's exchange is on the wire; the second waits for it, and is stopped.
+    let waiting = async {
+        asked(&mock, "/copilot_internal/v2/token").await;
+        let stopped = stop_soon(&second);
+        let result = start_with(&cache, &url, &stall(60), &second).await;
+        let waited = std::time::Instant::now() - stopped.await.unwrap();
+        let stopped = stop_soon(&first);
+        (result, waited, stopped.await.unwrap())
+    };
+    let ((exchanged, ended), (waited, waited_after_stop, first_stopped)) =
+        tokio::join!(exchanging, waiting);
+    assert_eq!(waited.unwrap_err(), CopilotError::Cancelled);
+    assert!(
+        waited_after_stop < Duration::from_secs(1),
+        "{waited_after_stop:?}"
+    );
+    assert_eq!(exchanged.unwrap_err(), CopilotError::Cancelled);
+    let after = ended - first_stopped;
+    assert!(after < Duration::from_secs(1), "{after:?} after the stop");
+}
+
+#[tokio::test]
+async fn a_silent_model_list_is_given_up_after_the_stall_timeout_or_at_stop() {
+    let (mock, _) = mock(Script {
+        silent_models: true,
+        ..Script::default()
+    })
+    .await;
+    let never = CancellationToken::new();
+    let session = start_with(&TokenCache::new(), &mock.url(), &stall(1), &never)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let err = tokio::time::timeout(
+        Duration::from_secs(10),
+        copilot::fetch_models(&client(), &session.credentials, &stall(1), &never),
+    )
+    .await
+    .expect("the list ends on its own")
+    .unwrap_err()
+    .into_provider_error();
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(err.message.contains("silent for 1 s"), "{}", err.message);
+
+    let stop = CancellationToken::new();
+    let stopped = stop_soon(&stop);
+    let err = tokio::time::timeout(
+        Duration::from_secs(10),
+        copilot::fetch_models(&client(), &session.credentials, &stall(60), &stop),
+    )
+    .await
+    .expect("Stop ends the list")
+    .unwrap_err();
+    let after = std::time::Instant::now() - stopped.await.unwrap();
+    assert_eq!(err, CopilotError::Cancelled);
+    assert!(after < Duration::from_secs(1), "{after:?} after the stop");
+}
+
+#[tokio::test]
+async fn times_of_2_to_the_64_from_github_are_no_panic() {
+    let (mock, copilot) = mock(Script {
+        huge_numbers: true,
+        pending_polls: 0,
+        ..Script::default()
+    })
+    .await;
+    let (token, _) = sign_in(&mock.url()).await;
+    assert_eq!(token.unwrap(), GITHUB_TOKEN);
+    let cache = TokenCache::new();
+    let client = client();
+    let first = start(&cache, &client, &mock.url()).await.unwrap();
+    let again = start(&cache, &client, &mock.url()).await.unwrap();
+    assert_eq!(first.credentials, again.credentials);
+    assert_eq!(copilot.exchanges(), 1, "kept, for at most an hour");
+}
+
+#[tokio::test]
+async fn a_token_exchange_answer_over_a_mebibyte_is_refused_with_a_clear_error() {
+    let (mock, _) = mock(Script {
+        exchange_padding: 2 << 20,
+        ..Script::default()
+    })
+    .await;
+    let err = start(&TokenCache::new(), &client(), &mock.url())
+        .await
+        .unwrap_err()
+        .into_provider_error();
+    assert!(
+        err.message.contains(
+            "the Copilot token exchange was over 1 MiB; Ponder stops reading at that size"
+        ),
+        "{}",
+        err.message
+    );
+}
+
+#[tokio::test]
+async fn an_exchange_naming_an_api_elsewhere_is_refused() {
+    for named in [
+        "https://copilot.evil.example",
+        "http://api.githubcopilot.com",
+    ] {
+        let (mock, _) = mock(Script {
+            api_endpoint: Some(named.to_owned()),
+            ..Script::default()
+        })
+        .await;
+        let err = start(&TokenCache::new(), &client(), &mock.url())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, CopilotError::BadEndpoint(e) if e.0 == named),
+            "{named}: {err:?}"
+        );
+        assert!(err.to_string().contains("not a Copilot address"), "{err}");
     }
 }

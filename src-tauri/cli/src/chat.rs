@@ -180,6 +180,11 @@ pub(crate) fn turn(
             CachingArg::None => Caching::None,
         });
     }
+    let github_address = args
+        .base_url
+        .as_deref()
+        .or(app.base_url(&model.provider.id))
+        .map(str::to_owned);
     let turn = ponder_core::run::setup(
         store,
         &catalog,
@@ -200,6 +205,9 @@ pub(crate) fn turn(
                 .base_url
                 .as_deref()
                 .filter(|_| model.provider.sign_in.is_none()),
+            sign_in_at: github_address
+                .as_deref()
+                .filter(|_| model.provider.sign_in.is_some()),
             answers,
             model_once: answers.is_some(),
             ..Ask::default()
@@ -211,11 +219,6 @@ pub(crate) fn turn(
         }
         err => Usage(err.to_string()).into(),
     })?;
-    let github_address = args
-        .base_url
-        .as_deref()
-        .or(app.base_url(&model.provider.id))
-        .map(str::to_owned);
     if let (Some(url), Some(_)) = (&args.base_url, &turn.api_key)
         && http::key_travels_in_clear(url)
     {
@@ -254,20 +257,27 @@ pub(crate) fn turn(
         // Copilot: the GitHub token from the keyring is exchanged for a Copilot token, which
         // lives in this process only.
         let tokens = ponder_core::providers::copilot::TokenCache::new();
+        // Ctrl+C stops the exchange too, and a silent GitHub is given up on after the idle
+        // timeout.
         let copilot = match model.provider.sign_in {
             Some(_) => Some(
                 ponder_core::providers::copilot::Session::start(
                     &tokens,
                     &client,
-                    github_address.as_deref(),
+                    ponder_core::providers::copilot::hosts_for(github_address.as_deref())
+                        .map_err(copilot_failed)?,
                     turn.api_key.as_deref().unwrap_or_default(),
+                    &config,
+                    &cancel,
                 )
                 .await
-                .map_err(|e| Usage(e.to_string()))?,
+                .map_err(copilot_failed)?,
             ),
             None => None,
         };
-        let renewer = copilot.as_ref().map(|s| s.renewer(&tokens, &client));
+        let renewer = copilot
+            .as_ref()
+            .map(|s| s.renewer(&tokens, &client, &config, &cancel));
         let mut request = turn.request();
         if let (Some(session), Some(renewer)) = (&copilot, &renewer) {
             request.api_key = Some(&session.credentials.token);
@@ -550,6 +560,17 @@ pub(crate) struct AppSettings {
     tool_timeout_secs: Option<u64>,
     pub(crate) prices: Vec<ponder_core::prices::PriceOverride>,
     providers: std::collections::BTreeMap<String, ProviderAddress>,
+}
+
+/// Ctrl+C while Copilot's token was awaited is an interruption; anything else, what the user
+/// must do.
+fn copilot_failed(error: ponder_core::providers::copilot::CopilotError) -> anyhow::Error {
+    match error {
+        ponder_core::providers::copilot::CopilotError::Cancelled => {
+            Interrupted("stopped before Copilot answered".into()).into()
+        }
+        other => Usage(other.to_string()).into(),
+    }
 }
 
 /// A provider's address from the app's settings (GitHub Enterprise, for Copilot).

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use clap::{Args, ValueEnum};
 use ponder_core::providers::copilot::device::{self, Waiting};
-use ponder_core::providers::copilot::{Session, TokenCache, hosts_for};
+use ponder_core::providers::copilot::{CopilotError, Session, TokenCache, hosts_for};
 use ponder_core::providers::http::{self, HttpConfig};
 use tokio_util::sync::CancellationToken;
 
@@ -33,18 +33,18 @@ const PROVIDER: &str = ponder_core::providers::copilot::error::PROVIDER;
 
 pub fn login(args: LoginArgs, settings: &crate::chat::AppSettings) -> anyhow::Result<()> {
     let Service::Copilot = args.service;
+    let address = args.github_url.as_deref().or(settings.base_url(PROVIDER));
+    let hosts = hosts_for(address).map_err(|e| Usage(e.to_string()))?;
     if args.logout {
-        ponder_core::secrets::clear_api_key(PROVIDER)?;
-        eprintln!("Signed out of GitHub Copilot: the GitHub token is gone from the keyring.");
+        ponder_core::secrets::clear_github_token(&hosts)?;
+        eprintln!(
+            "Signed out of GitHub Copilot at {}: its GitHub token is gone from the keyring.",
+            hosts.web()
+        );
         return Ok(());
     }
-    let address = args
-        .github_url
-        .as_deref()
-        .or(settings.base_url(PROVIDER))
-        .map(str::to_owned);
-    let hosts = hosts_for(address.as_deref()).map_err(|e| Usage(e.to_string()))?;
-    let client = http::client(&HttpConfig::default())?;
+    let config = HttpConfig::default();
+    let client = http::client(&config)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -77,19 +77,33 @@ pub fn login(args: LoginArgs, settings: &crate::chat::AppSettings) -> anyhow::Re
             }
         })
         .await
-        .map_err(|e| match e {
-            ponder_core::providers::copilot::CopilotError::Cancelled => {
-                anyhow::Error::from(Interrupted("the sign-in was stopped".into()))
-            }
-            other => anyhow::Error::from(Usage(other.to_string())),
-        })?;
-        // Only a sign-in that can use Copilot is kept.
-        Session::start(&TokenCache::new(), &client, address.as_deref(), &token)
-            .await
-            .map_err(|e| Usage(e.to_string()))?;
+        .map_err(sign_in_failed)?;
+        // Only a sign-in that can use Copilot is kept, and only for the address it was made
+        // at.
+        Session::start(
+            &TokenCache::new(),
+            &client,
+            hosts.clone(),
+            &token,
+            &config,
+            &cancel,
+        )
+        .await
+        .map_err(sign_in_failed)?;
         anyhow::Ok(token)
     })?;
-    ponder_core::secrets::set_api_key(PROVIDER, &token)?;
-    eprintln!("Signed in to GitHub Copilot. The GitHub token is in the system keyring.");
+    ponder_core::secrets::set_github_token(&hosts, &token)?;
+    eprintln!(
+        "Signed in to GitHub Copilot at {}. The GitHub token is in the system keyring.",
+        hosts.web()
+    );
     Ok(())
+}
+
+/// Ctrl+C is an interruption; anything else, what the user must do.
+fn sign_in_failed(error: CopilotError) -> anyhow::Error {
+    match error {
+        CopilotError::Cancelled => Interrupted("the sign-in was stopped".into()).into(),
+        other => Usage(other.to_string()).into(),
+    }
 }

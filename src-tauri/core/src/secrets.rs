@@ -4,6 +4,10 @@
 use std::collections::HashMap;
 
 use crate::paths::APP_IDENTIFIER;
+use crate::providers::copilot::Hosts;
+
+/// The provider a GitHub token is for.
+const COPILOT: &str = crate::providers::copilot::error::PROVIDER;
 
 mod secret_service;
 
@@ -159,6 +163,77 @@ pub fn clear_api_key(provider: &str) -> Result<(), SecretError> {
     })
 }
 
+/// The keyring account of the GitHub token signed in at `hosts`: `copilot@https://github.com`.
+/// Each GitHub address has its own, so that a token is only ever read for the address it was
+/// signed in at: changing the address finds no token, rather than sending the old one there.
+pub fn github_account(hosts: &Hosts) -> String {
+    format!("{COPILOT}@{}", hosts.web())
+}
+
+/// The accounts a GitHub token for `hosts` is looked for under, in order: its own, then, for
+/// github.com only, `copilot`, the one account every sign-in was kept under before tokens
+/// were tied to their address. Which address such a token came from cannot be known; nearly
+/// always it is github.com's, and taken as github.com's it can only ever reach GitHub's own
+/// API, never an address the settings name (a tenant, a server on this machine, or one a
+/// page or a file put there). A token from elsewhere is refused there, and the user signs in
+/// again.
+fn github_accounts(hosts: &Hosts) -> Vec<String> {
+    let mut accounts = vec![github_account(hosts)];
+    if hosts.is_github_com() {
+        accounts.push(COPILOT.to_owned());
+    }
+    accounts
+}
+
+/// The GitHub token for `hosts`: the environment's (`PONDER_COPILOT_API_KEY`, which the
+/// user gives for whatever address they run with), else the one signed in at that address.
+/// `Ok(None)`: not signed in there.
+pub fn github_token(hosts: &Hosts) -> Result<Option<String>, SecretError> {
+    if let Some(token) = std::env::var(env_var(COPILOT))
+        .ok()
+        .map(|token| token.trim().to_owned())
+        .filter(|token| !token.is_empty())
+    {
+        return Ok(Some(token));
+    }
+    let accounts = github_accounts(hosts);
+    let wanted = accounts.clone();
+    let stored = bounded(move || secret_service::stored(&wanted))?;
+    Ok(first_token(&accounts, &stored))
+}
+
+/// The first of `accounts` with a token stored (one that cannot be read is passed over).
+fn first_token(
+    accounts: &[String],
+    stored: &HashMap<String, Result<String, String>>,
+) -> Option<String> {
+    accounts
+        .iter()
+        .filter_map(|account| stored.get(account)?.as_ref().ok())
+        .map(|token| token.trim())
+        .find(|token| !token.is_empty())
+        .map(str::to_owned)
+}
+
+/// Keeps the GitHub token signed in at `hosts`, for that address only. A github.com sign-in
+/// replaces the token kept the old way.
+pub fn set_github_token(hosts: &Hosts, token: &str) -> Result<(), SecretError> {
+    set_secret(&github_account(hosts), token.trim())?;
+    if hosts.is_github_com() {
+        clear_api_key(COPILOT)?;
+    }
+    Ok(())
+}
+
+/// Signs out of `hosts`: its GitHub token is removed (for github.com, the one kept the old
+/// way too). Other addresses' sign-ins stay.
+pub fn clear_github_token(hosts: &Hosts) -> Result<(), SecretError> {
+    for account in github_accounts(hosts) {
+        clear_api_key(&account)?;
+    }
+    Ok(())
+}
+
 /// A secret an MCP server needs (an environment value or a header), by its keyring account
 /// (see `mcp::config::secret_account`). `Ok(None)`: nothing stored.
 pub fn secret(account: &str) -> Result<Option<String>, SecretError> {
@@ -264,6 +339,48 @@ mod tests {
                 (found, want) => panic!("{id}: {found:?}, expected {want:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_github_token_is_kept_per_address_and_the_old_one_is_only_github_coms() {
+        let github = Hosts::github();
+        let tenant = Hosts::new("https://octo.ghe.com").unwrap();
+        let local = Hosts::new("http://127.0.0.1:4010").unwrap();
+        assert_eq!(github_account(&github), "copilot@https://github.com");
+        assert_eq!(github_account(&tenant), "copilot@https://octo.ghe.com");
+        assert_eq!(github_account(&local), "copilot@http://127.0.0.1:4010");
+        assert_eq!(
+            github_accounts(&github),
+            ["copilot@https://github.com", "copilot"]
+        );
+        assert_eq!(github_accounts(&tenant), ["copilot@https://octo.ghe.com"]);
+        assert_eq!(github_accounts(&local), ["copilot@http://127.0.0.1:4010"]);
+
+        let stored: HashMap<String, Result<String, String>> = [
+            ("copilot", Ok("gho_FAKE-old-not-real")),
+            (
+                "copilot@https://octo.ghe.com",
+                Ok(" gho_FAKE-octo-not-real\n"),
+            ),
+            ("copilot@http://127.0.0.1:4010", Err("2 keyring items")),
+        ]
+        .into_iter()
+        .map(|(a, t)| (a.to_owned(), t.map(str::to_owned).map_err(str::to_owned)))
+        .collect();
+        let token = |hosts: &Hosts| first_token(&github_accounts(hosts), &stored);
+        assert_eq!(token(&github).as_deref(), Some("gho_FAKE-old-not-real"));
+        assert_eq!(token(&tenant).as_deref(), Some("gho_FAKE-octo-not-real"));
+        assert_eq!(token(&local), None, "no other address's token, old or new");
+        let mut own = stored.clone();
+        own.insert(
+            "copilot@https://github.com".into(),
+            Ok("gho_FAKE-new-not-real".into()),
+        );
+        assert_eq!(
+            first_token(&github_accounts(&github), &own).as_deref(),
+            Some("gho_FAKE-new-not-real"),
+            "the address's own comes first"
+        );
     }
 
     #[test]

@@ -165,6 +165,29 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcE
     Ok(())
 }
 
+/// The Copilot token for a turn, exchanged for the GitHub token signed in at the address the
+/// turn was set up with.
+async fn start_copilot(
+    state: &AppState,
+    settings: &crate::settings::Settings,
+    turn: &ponder_core::run::TurnSetup,
+    http: &ponder_core::providers::http::HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<ponder_core::providers::copilot::Session, IpcError> {
+    use ponder_core::providers::copilot;
+    let hosts = copilot::hosts_for(settings.base_url(&turn.model.provider.id))?;
+    let github_token = turn.api_key.as_deref().unwrap_or_default();
+    Ok(copilot::Session::start(
+        &state.copilot,
+        &state.client,
+        hosts,
+        github_token,
+        http,
+        cancel,
+    )
+    .await?)
+}
+
 /// Checks everything a turn needs, then runs it in a task, at `place` in the conversation.
 async fn start(
     app: AppHandle,
@@ -207,24 +230,10 @@ async fn start(
             beside: matches!(place, Place::Beside(_)),
             model_once: matches!(place, Place::Rerun(_) | Place::Beside(_)),
             base_url: settings.base_url(&request.provider).filter(|_| !signed_in),
+            sign_in_at: settings.base_url(&request.provider).filter(|_| signed_in),
             ..Ask::default()
         },
     )?;
-    // Copilot: the GitHub token is exchanged (or the last exchange reused) before anything is
-    // stored, so that a sign-in that no longer works is said at once and the message kept.
-    let copilot = match turn.model.provider.sign_in {
-        Some(_) => Some(
-            ponder_core::providers::copilot::Session::start(
-                &state.copilot,
-                &state.client,
-                settings.base_url(&request.provider),
-                turn.api_key.as_deref().unwrap_or_default(),
-            )
-            .await?,
-        ),
-        None => None,
-    };
-    let token_cache = state.copilot.clone();
     let run_id = ponder_core::store::new_id();
     let cancel = CancellationToken::new();
     state
@@ -232,6 +241,28 @@ async fn start(
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .insert(run_id.clone(), cancel.clone());
+    let http = ponder_core::providers::http::HttpConfig {
+        idle_timeout: settings.stall_timeout(),
+        ..state.http.clone()
+    };
+    // Copilot: the GitHub token is exchanged (or the last exchange reused) before anything is
+    // stored, so that a sign-in that no longer works is said at once and the message kept.
+    // The exchange keeps to the stall timeout, and quitting stops it.
+    let copilot = match turn.model.provider.sign_in {
+        Some(_) => {
+            let started = start_copilot(&state, &settings, &turn, &http, &cancel).await;
+            if started.is_err() {
+                state
+                    .runs
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&run_id);
+            }
+            Some(started?)
+        }
+        None => None,
+    };
+    let token_cache = state.copilot.clone();
 
     let sent = Sent {
         run_id: run_id.clone(),
@@ -239,10 +270,6 @@ async fn start(
     };
     let store = state.store()?.clone();
     let client = state.client.clone();
-    let http = ponder_core::providers::http::HttpConfig {
-        idle_timeout: settings.stall_timeout(),
-        ..state.http.clone()
-    };
     let keep_thoughts = settings.store_thoughts;
     let tool_choice = turn.settings.tools.clone();
     let servers: Vec<_> = settings
@@ -335,7 +362,7 @@ async fn start(
         });
         let renewer = copilot
             .as_ref()
-            .map(|session| session.renewer(&token_cache, &client));
+            .map(|session| session.renewer(&token_cache, &client, &http, &cancel));
         let mut request = turn.request();
         if let (Some(session), Some(renewer)) = (&copilot, &renewer) {
             request.api_key = Some(&session.credentials.token);

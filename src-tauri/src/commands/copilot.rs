@@ -3,7 +3,8 @@
 //! hears that the account is signed in.
 
 use ponder_core::providers::copilot::device::{self, Waiting};
-use ponder_core::providers::copilot::{CopilotError, Session, hosts_for};
+use ponder_core::providers::copilot::{CopilotError, Hosts, Session, hosts_for};
+use ponder_core::providers::http::HttpConfig;
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
@@ -105,7 +106,7 @@ pub async fn copilot_sign_in(
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take();
         }
-        let event = match finish(&app, &state, &client, waited).await {
+        let event = match finish(&app, &state, &client, hosts, &cancel, waited).await {
             Ok(provider) => SignInEvent::SignedIn { provider },
             Err(error) => SignInEvent::Failed { error },
         };
@@ -114,27 +115,35 @@ pub async fn copilot_sign_in(
     Ok(view)
 }
 
-/// Keeps the GitHub token and checks, with a first exchange, that the account has Copilot:
-/// a sign-in that cannot be used is not kept.
+/// Keeps the GitHub token for the address the sign-in started at (whatever the settings
+/// say by now), and checks, with a first exchange, that the account has Copilot: a sign-in
+/// that cannot be used is not kept. A newer sign-in stops the check.
 async fn finish(
     app: &AppHandle,
     state: &AppState,
     client: &reqwest::Client,
+    hosts: Hosts,
+    cancel: &CancellationToken,
     waited: Result<String, CopilotError>,
 ) -> Result<ProviderView, IpcError> {
     let token = waited?;
     let settings = crate::settings::load(app)?;
+    let http = HttpConfig {
+        idle_timeout: settings.stall_timeout(),
+        ..state.http.clone()
+    };
     state.copilot.forget();
-    let session = Session::start(&state.copilot, client, settings.base_url(PROVIDER), &token).await;
-    if let Err(err) = session {
+    let checked =
+        Session::start(&state.copilot, client, hosts.clone(), &token, &http, cancel).await;
+    if let Err(err) = checked {
         state.copilot.forget();
         return Err(err.into());
     }
-    let stored = token.clone();
-    tokio::task::spawn_blocking(move || ponder_core::secrets::set_api_key(PROVIDER, &stored))
+    let account = ponder_core::secrets::github_account(&hosts);
+    tokio::task::spawn_blocking(move || ponder_core::secrets::set_github_token(&hosts, &token))
         .await
         .map_err(|e| IpcError::new(crate::error::IpcErrorCode::Internal, e.to_string()))??;
-    state.note_key(PROVIDER, true);
+    state.note_key(&account, true);
     let catalog = settings.catalog();
     let entry = catalog.provider(PROVIDER)?;
     Ok(super::secrets::provider_view(entry, &settings, state))

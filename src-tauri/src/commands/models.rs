@@ -35,7 +35,8 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
         .iter()
         .filter(|p| settings.provider_enabled(&p.id))
     {
-        let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
+        let needs_key = provider.api_key_env.is_some()
+            && !state.can_ask(provider, settings.base_url(&provider.id));
         let live = live.get(&provider.id).map_or(&[][..], Vec::as_slice);
         let added = settings.added_models(&provider.id);
         for offered in catalog.offer(&provider.id, &today, live, added)? {
@@ -120,7 +121,8 @@ pub fn add_model(
         crate::settings::update(&app, &json!({ "providers": providers }))?;
     }
     let model = catalog.resolve(Some(&provider.id), id)?;
-    let needs_key = provider.api_key_env.is_some() && !state.has_key(&provider.id);
+    let needs_key =
+        provider.api_key_env.is_some() && !state.can_ask(provider, settings.base_url(&provider.id));
     Ok(model_view(&model, None, ModelSource::Added, needs_key))
 }
 
@@ -143,7 +145,12 @@ pub async fn refresh_models(
         .filter(|p| settings.provider_enabled(&p.id))
         .collect();
     // All keys at once, off the async runtime: a locked keyring costs one wait, not one each.
-    let ids: Vec<String> = enabled.iter().map(|p| p.id.clone()).collect();
+    // A provider one signs in to has a token per address instead, read below.
+    let ids: Vec<String> = enabled
+        .iter()
+        .filter(|p| p.sign_in.is_none())
+        .map(|p| p.id.clone())
+        .collect();
     let mut keys: std::collections::HashMap<_, _> = tokio::task::spawn_blocking(move || {
         ponder_core::secrets::api_keys(ids.iter().map(String::as_str))
     })
@@ -152,14 +159,18 @@ pub async fn refresh_models(
     .into_iter()
     .collect();
     for provider in enabled {
-        let key = keys.remove(&provider.id).and_then(Result::ok);
-        if provider.api_key_env.is_some() && key.is_none() {
-            continue;
-        }
         let base_url = settings.base_url(&provider.id);
         if provider.sign_in.is_some() {
-            match copilot_models(&state, base_url, key.as_deref().unwrap_or_default()).await {
-                Ok(models) => {
+            match copilot_models(&state, &settings, base_url, &cancel).await {
+                // Not signed in at this address: another address's list is not this one's.
+                Ok(None) => {
+                    state
+                        .live_models
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .remove(&provider.id);
+                }
+                Ok(Some(models)) => {
                     listed.insert(provider.id.clone(), models.len());
                     state
                         .live_models
@@ -171,6 +182,10 @@ pub async fn refresh_models(
                     failed.insert(provider.id.clone(), err.to_string());
                 }
             }
+            continue;
+        }
+        let key = keys.remove(&provider.id).and_then(Result::ok);
+        if provider.api_key_env.is_some() && key.is_none() {
             continue;
         }
         match ponder_core::providers::models::list_live(
@@ -200,20 +215,44 @@ pub async fn refresh_models(
     Ok(RefreshReport { listed, failed })
 }
 
-/// The models of the signed-in Copilot account, from the Copilot API's own list.
+/// The models of the Copilot account signed in at the address the settings give, from the
+/// Copilot API's own list; `None` when no one is signed in there. GitHub and Copilot keep to
+/// the stall timeout.
 async fn copilot_models(
     state: &AppState,
+    settings: &crate::settings::Settings,
     address: Option<&str>,
-    github_token: &str,
+    cancel: &tokio_util::sync::CancellationToken,
 ) -> Result<
-    Vec<ponder_core::providers::models::LiveModel>,
+    Option<Vec<ponder_core::providers::models::LiveModel>>,
     ponder_core::providers::copilot::CopilotError,
 > {
     use ponder_core::providers::copilot;
-    let session =
-        copilot::Session::start(&state.copilot, &state.client, address, github_token).await?;
-    let models = copilot::fetch_models(&state.client, &session.credentials).await?;
-    Ok(copilot::models::live(&models))
+    let hosts = copilot::hosts_for(address)?;
+    let asked = hosts.clone();
+    let token = tokio::task::spawn_blocking(move || ponder_core::secrets::github_token(&asked))
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten();
+    let Some(github_token) = token else {
+        return Ok(None);
+    };
+    let http = ponder_core::providers::http::HttpConfig {
+        idle_timeout: settings.stall_timeout(),
+        ..state.http.clone()
+    };
+    let session = copilot::Session::start(
+        &state.copilot,
+        &state.client,
+        hosts,
+        &github_token,
+        &http,
+        cancel,
+    )
+    .await?;
+    let models = copilot::fetch_models(&state.client, &session.credentials, &http, cancel).await?;
+    Ok(Some(copilot::models::live(&models)))
 }
 
 /// Stands in for the key in the preview: it is never read for a preview, let alone shown.

@@ -39,6 +39,12 @@ pub fn set_api_key(
     let settings = crate::settings::load(&app)?;
     let catalog = settings.catalog();
     let entry = catalog.provider(&provider)?;
+    if entry.sign_in.is_some() {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            format!("{} takes no key: sign in instead.", entry.name),
+        ));
+    }
     ponder_core::secrets::set_api_key(&entry.id, key)?;
     state.note_key(&entry.id, true);
     Ok(provider_view(entry, &settings, &state))
@@ -53,11 +59,17 @@ pub fn clear_api_key(
     let settings = crate::settings::load(&app)?;
     let catalog = settings.catalog();
     let entry = catalog.provider(&provider)?;
-    ponder_core::secrets::clear_api_key(&entry.id)?;
     if entry.sign_in.is_some() {
-        // Signing out: the Copilot token goes with the GitHub token it came from.
+        // Signing out of the address the settings give: its GitHub token goes, and the
+        // Copilot token with it. Other addresses' sign-ins stay.
+        let hosts = ponder_core::providers::copilot::hosts_for(settings.base_url(&entry.id))?;
+        ponder_core::secrets::clear_github_token(&hosts)?;
         state.copilot.forget();
+        let left = ponder_core::secrets::github_token(&hosts).is_ok_and(|t| t.is_some());
+        state.note_key(&ponder_core::secrets::github_account(&hosts), left);
+        return Ok(provider_view(entry, &settings, &state));
     }
+    ponder_core::secrets::clear_api_key(&entry.id)?;
     // The environment may still hold one.
     state.note_key(&entry.id, ponder_core::secrets::api_key(&entry.id).is_ok());
     Ok(provider_view(entry, &settings, &state))
@@ -174,7 +186,7 @@ pub fn provider_view(
         base_url: settings.base_url(&p.id).unwrap_or(&p.base_url).to_owned(),
         default_base_url: p.base_url.clone(),
         needs_key: p.api_key_env.is_some(),
-        has_key: state.has_key(&p.id),
+        has_key: state.can_ask(p, settings.base_url(&p.id)),
         key_env: ponder_core::secrets::env_var(&p.id),
         custom: settings.custom_providers.iter().any(|c| c.id == p.id),
         sign_in: p.sign_in.map(|_| "github".to_owned()),

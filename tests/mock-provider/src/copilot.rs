@@ -55,6 +55,17 @@ pub struct Script {
     /// The streams in pieces of this many bytes, this long apart.
     pub chunk_size: Option<usize>,
     pub delay: Duration,
+    /// The token exchange sends its headers, then nothing (a GitHub that hangs).
+    pub silent_exchange: bool,
+    /// The model list sends its headers, then nothing.
+    pub silent_models: bool,
+    /// Every time and wait GitHub gives is 2^64 - 1 seconds: the device code's
+    /// `expires_in`, the exchange's `expires_at` and `refresh_in`.
+    pub huge_numbers: bool,
+    /// The Copilot API the exchange names, instead of the mock's own address.
+    pub api_endpoint: Option<String>,
+    /// The exchange's answer carries this many bytes more (a field no client reads).
+    pub exchange_padding: usize,
 }
 
 impl Default for Script {
@@ -80,6 +91,11 @@ impl Default for Script {
             quota_exceeded: false,
             chunk_size: None,
             delay: Duration::ZERO,
+            silent_exchange: false,
+            silent_models: false,
+            huge_numbers: false,
+            api_endpoint: None,
+            exchange_padding: 0,
         }
     }
 }
@@ -143,8 +159,13 @@ impl CopilotMock {
             ("POST", "/login/oauth/access_token") => self.poll(request),
             ("GET", "/copilot_internal/v2/token") => self.exchange(request),
             ("GET", "/models") => self.api(request, false).unwrap_or_else(|| {
-                Reply::fixture(fixtures().join("../copilot/models.json"))
-                    .unwrap_or_else(|e| missing(&e))
+                let list = Reply::fixture(fixtures().join("../copilot/models.json"))
+                    .unwrap_or_else(|e| missing(&e));
+                if self.script.silent_models {
+                    list.stall_after(0)
+                } else {
+                    list
+                }
             }),
             ("POST", "/chat/completions") => self.api(request, true).unwrap_or_else(|| {
                 let reply = Reply::fixture(&self.script.chat).unwrap_or_else(|e| missing(&e));
@@ -183,7 +204,7 @@ impl CopilotMock {
                 "device_code": DEVICE_CODE,
                 "user_code": USER_CODE,
                 "verification_uri": format!("{base}/login/device"),
-                "expires_in": 900,
+                "expires_in": if self.script.huge_numbers { u64::MAX } else { 900 },
                 "interval": self.script.interval,
             }),
         )
@@ -306,9 +327,18 @@ impl CopilotMock {
             token
         };
         let lifetime = self.script.token_lifetime.as_secs();
-        Reply::json(
-            200,
-            json!({
+        let refresh_in = lifetime.saturating_sub(300).max(1).min(lifetime);
+        let (expires_at, refresh_in) = if self.script.huge_numbers {
+            (u64::MAX, u64::MAX)
+        } else {
+            (expires_at, refresh_in)
+        };
+        let api = self
+            .script
+            .api_endpoint
+            .clone()
+            .unwrap_or_else(|| base.clone());
+        let mut answer = json!({
                 "annotations_enabled": true,
                 "chat_enabled": true,
                 "chat_jetbrains_enabled": true,
@@ -316,7 +346,7 @@ impl CopilotMock {
                 "copilot_ide_agent_chat_gpt4_small_prompt": false,
                 "copilotignore_enabled": false,
                 "endpoints": {
-                    "api": base,
+                    "api": api,
                     "origin-tracker": format!("{base}/origin-tracker"),
                     "proxy": format!("{base}/proxy"),
                     "telemetry": format!("{base}/telemetry"),
@@ -325,15 +355,23 @@ impl CopilotMock {
                 "individual": true,
                 "prompt_8k": true,
                 "public_suggestions": "disabled",
-                "refresh_in": lifetime.saturating_sub(300).max(1).min(lifetime),
+                "refresh_in": refresh_in,
                 "sku": "copilot_for_individuals_subscriber",
                 "snippy_load_test_enabled": false,
                 "telemetry": "disabled",
                 "token": token,
                 "tracking_id": "FAKE-tracking-id",
                 "vsc_electron_fetcher_v2": false,
-            }),
-        )
+        });
+        if self.script.exchange_padding > 0 {
+            answer["padding"] = json!("x".repeat(self.script.exchange_padding));
+        }
+        let reply = Reply::json(200, answer);
+        if self.script.silent_exchange {
+            reply.stall_after(0)
+        } else {
+            reply
+        }
     }
 
     /// A refusal for a call to the Copilot API, or `None` when it may be answered.

@@ -40,6 +40,9 @@ pub struct Ask<'a> {
     pub api: Option<ApiChoice>,
     /// Instead of the provider's address.
     pub base_url: Option<&'a str>,
+    /// For a provider one signs in to (Copilot): the address signed in at (GitHub's, or an
+    /// Enterprise one), whose own sign-in the turn uses; github.com without it.
+    pub sign_in_at: Option<&'a str>,
 }
 
 /// A turn ready to run: everything `run_recorded` needs, owned.
@@ -133,11 +136,17 @@ pub fn setup(
     }
     let model = catalog.resolve(Some(ask.provider), ask.model)?;
     let api_key = match (&model.provider.api_key_env, model.provider.sign_in) {
-        // Signed in to, not given a key: the sign-in's token is kept where a key would be.
-        (_, Some(_)) => Some(
-            crate::secrets::api_key(&model.provider.id)
-                .map_err(|_| crate::providers::copilot::CopilotError::NotSignedIn)?,
-        ),
+        // Signed in to, not given a key: the token signed in at this address is kept where
+        // a key would be (never another address's).
+        (_, Some(_)) => {
+            let hosts = crate::providers::copilot::hosts_for(ask.sign_in_at)?;
+            Some(
+                crate::secrets::github_token(&hosts)
+                    .ok()
+                    .flatten()
+                    .ok_or(crate::providers::copilot::CopilotError::NotSignedIn)?,
+            )
+        }
         // Local servers take no key, but use one if it is there.
         (None, None) => crate::secrets::api_key(&model.provider.id).ok(),
         (Some(_), None) => Some(crate::secrets::api_key(&model.provider.id)?),

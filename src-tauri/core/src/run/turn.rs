@@ -70,7 +70,11 @@ pub async fn run_turn_into(
         && refused.status == Some(401)
     {
         // The key expired on its own (Copilot's lasts half an hour): once more with a new one.
-        let key = match renew.renew(request.api_key).await {
+        let renewed = tokio::select! {
+            () = cancel.cancelled() => return cancelled(draft, elapsed(), &mut on_event),
+            renewed = renew.renew(request.api_key) => renewed,
+        };
+        let key = match renewed {
             Ok(key) => key,
             Err(error) => return fail(draft, error, elapsed(), &mut on_event),
         };

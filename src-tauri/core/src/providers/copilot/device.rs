@@ -9,12 +9,21 @@ use super::error::{CopilotError, PROVIDER};
 use super::hosts::{CLIENT_ID, Hosts};
 use super::wire::{AccessTokenResponse, DeviceCodeResponse};
 use crate::providers::error::{ProviderError, from_status};
+use crate::providers::http::HttpConfig;
 
 /// Failed polls in a row that end the wait.
 const MAX_FAILURES: u32 = 3;
 
 /// The scope the Copilot token exchange needs.
 const SCOPE: &str = "read:user";
+
+/// The longest wait GitHub's numbers are taken for, for the code (GitHub: 15 minutes) and
+/// between two polls (5 s, more after a slow-down): beyond it they are nonsense, and one
+/// past what a clock can hold is no panic.
+const LONGEST_WAIT: Duration = Duration::from_secs(60 * 60);
+
+/// How long GitHub may stay silent while asked for a code or polled.
+const SILENCE: Duration = Duration::from_secs(60);
 
 /// A code to show the user, and what polling for it needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,8 +73,8 @@ pub fn read_code(body: &[u8]) -> Result<DeviceCode, CopilotError> {
     Ok(DeviceCode {
         user_code: code.user_code,
         verification_uri: code.verification_uri,
-        expires_in: Duration::from_secs(code.expires_in),
-        interval: Duration::from_secs(code.interval),
+        expires_in: wait(code.expires_in),
+        interval: wait(code.interval),
         device_code: code.device_code,
     })
 }
@@ -99,12 +108,14 @@ pub fn read_poll(body: &[u8], interval: Duration) -> Result<Poll, CopilotError> 
     match answer.error.as_deref() {
         Some("authorization_pending") => Ok(Poll::Pending),
         // GitHub adds five seconds and says the new interval; keep to it.
-        Some("slow_down") => Ok(Poll::SlowDown(
-            answer
-                .interval
-                .map(Duration::from_secs)
-                .unwrap_or(interval + Duration::from_secs(5)),
-        )),
+        Some("slow_down") => Ok(Poll::SlowDown(answer.interval.map_or_else(
+            || {
+                interval
+                    .saturating_add(Duration::from_secs(5))
+                    .min(LONGEST_WAIT)
+            },
+            wait,
+        ))),
         Some(code) => Err(refusal(code, answer.error_description)),
         None => Err(ProviderError::decode(
             PROVIDER,
@@ -112,6 +123,11 @@ pub fn read_poll(body: &[u8], interval: Duration) -> Result<Poll, CopilotError> 
         )
         .into()),
     }
+}
+
+/// GitHub's seconds, at most [`LONGEST_WAIT`].
+fn wait(secs: u64) -> Duration {
+    Duration::from_secs(secs).min(LONGEST_WAIT)
 }
 
 fn refusal(code: &str, description: Option<String>) -> CopilotError {
@@ -144,7 +160,7 @@ pub async fn wait_for_token(
     cancel: &CancellationToken,
     mut on_wait: impl FnMut(Waiting),
 ) -> Result<String, CopilotError> {
-    let deadline = Instant::now() + code.expires_in;
+    let deadline = Instant::now() + code.expires_in.min(LONGEST_WAIT);
     let mut interval = code.interval;
     // A GitHub that fails for a moment (a 5xx, a dropped connection) is asked again at the
     // next interval; only several failures in a row end the wait.
@@ -193,12 +209,22 @@ async fn post_form(
         .header("content-type", "application/x-www-form-urlencoded")
         .header("user-agent", super::USER_AGENT)
         .body(form_encoded(form));
-    let (status, body) = super::fetch(request).await?;
+    let answer = super::Answer {
+        what: "GitHub's answer to the sign-in",
+        max: super::MAX_ANSWER,
+    };
+    // Each wait in `wait_for_token` is stopped by its own cancel; a sign-in's request is
+    // bounded by GitHub's silence only.
+    let config = HttpConfig {
+        idle_timeout: SILENCE,
+        ..HttpConfig::default()
+    };
+    let (status, body) = super::fetch(request, answer, &config, &CancellationToken::new()).await?;
     // An OAuth error comes as a 200 (GitHub) or a 400 (the RFC); both carry `error`.
     if status >= 400 && !(status == 400 && body.windows(8).any(|w| w == b"\"error\":")) {
         return Err(from_status(PROVIDER, status, None, &body).into());
     }
-    Ok(body.to_vec())
+    Ok(body)
 }
 
 /// `a=1&b=2`, each part percent-encoded as a form is.
@@ -263,6 +289,29 @@ mod tests {
                 ("scope", "read:user a&b"),
             ]),
             "client_id=Iv1.b507a08c87ecfe98&grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code&scope=read%3Auser+a%26b"
+        );
+    }
+
+    #[test]
+    fn absurd_waits_from_github_are_clamped_not_a_panic() {
+        let code = read_code(
+            br#"{"device_code":"FAKE","user_code":"WDJB-MJHT","verification_uri":"https://github.com/login/device","expires_in":18446744073709551615,"interval":18446744073709551615}"#,
+        )
+        .unwrap();
+        assert!(code.expires_in <= LONGEST_WAIT && code.interval <= LONGEST_WAIT);
+        let slowed = read_poll(
+            br#"{"error":"slow_down","interval":18446744073709551615}"#,
+            code.interval,
+        )
+        .unwrap();
+        assert!(
+            matches!(slowed, Poll::SlowDown(i) if i <= LONGEST_WAIT),
+            "{slowed:?}"
+        );
+        let slowed = read_poll(br#"{"error":"slow_down"}"#, Duration::MAX).unwrap();
+        assert!(
+            matches!(slowed, Poll::SlowDown(i) if i <= LONGEST_WAIT),
+            "{slowed:?}"
         );
     }
 

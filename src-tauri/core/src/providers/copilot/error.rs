@@ -27,10 +27,13 @@ pub enum CopilotError {
     DeviceFlowDisabled,
     #[error("GitHub refused the sign-in ({code}): {description}")]
     Refused { code: String, description: String },
-    #[error("the sign-in was stopped")]
+    /// Stopped (Stop, Ctrl+C, quitting) while GitHub or Copilot was being waited for.
+    #[error("stopped while waiting for GitHub")]
     Cancelled,
     #[error(transparent)]
     BadHost(#[from] super::hosts::BadHost),
+    #[error(transparent)]
+    BadEndpoint(#[from] super::hosts::BadEndpoint),
     #[error(transparent)]
     Http(#[from] ProviderError),
 }

@@ -15,9 +15,10 @@ pub use hosts::Hosts;
 pub use token::{Credentials, TokenCache};
 
 use futures::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
 
 use crate::providers::error::{ProviderError, from_status};
-use crate::providers::http::network_error;
+use crate::providers::http::{AttemptError, HttpConfig, network_error, next_chunk};
 
 /// Who is asking, in the form GitHub's Copilot endpoints expect of an editor.
 pub const USER_AGENT: &str = concat!("Ponder/", env!("CARGO_PKG_VERSION"));
@@ -43,11 +44,21 @@ pub fn api_headers() -> Vec<(String, String)> {
     .collect()
 }
 
-/// The models the account may use right now.
+/// The most of an answer from GitHub's sign-in or token exchange that is read: GitHub's are
+/// a few hundred bytes.
+pub const MAX_ANSWER: usize = 1 << 20;
+
+/// The most of a model list that is read: Copilot's is ~10 KiB for a few dozen models.
+pub const MAX_MODEL_LIST: usize = 16 << 20;
+
+/// The models the account may use right now. `config`'s idle timeout bounds each silence of
+/// the Copilot API; `cancel` stops the wait at once.
 pub async fn fetch_models(
     client: &reqwest::Client,
     credentials: &Credentials,
-) -> Result<Vec<models::CopilotModel>, ProviderError> {
+    config: &HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<Vec<models::CopilotModel>, CopilotError> {
     let url = format!("{}/models", credentials.api_base);
     let mut request = client
         .get(url)
@@ -56,27 +67,76 @@ pub async fn fetch_models(
     for (name, value) in api_headers() {
         request = request.header(name, value);
     }
-    let (status, body) = fetch(request).await?;
+    let what = Answer {
+        what: "Copilot's model list",
+        max: MAX_MODEL_LIST,
+    };
+    let (status, body) = fetch(request, what, config, cancel).await?;
     if status >= 400 {
-        return Err(from_status(error::PROVIDER, status, None, &body));
+        return Err(from_status(error::PROVIDER, status, None, &body).into());
     }
-    models::parse(&body).map_err(|e| ProviderError::unreadable_response(error::PROVIDER, &e))
+    models::parse(&body).map_err(|e| ProviderError::unreadable_response(error::PROVIDER, &e).into())
 }
 
-/// Sends a request to GitHub or Copilot and reads the whole answer: its status and body.
+/// What an answer is, for the error that says it was too long, and how long it may be.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Answer {
+    pub what: &'static str,
+    pub max: usize,
+}
+
+/// Sends a request to GitHub or Copilot and reads the whole answer: its status and body. No
+/// silence (before the answer or within it) may last longer than `config`'s idle timeout, the
+/// body no longer than `answer.max`, and `cancel` stops it all at once.
 pub(crate) async fn fetch(
     request: reqwest::RequestBuilder,
-) -> Result<(u16, bytes::Bytes), ProviderError> {
-    let response = request
-        .send()
-        .await
-        .map_err(|e| network_error(error::PROVIDER, &e))?;
+    answer: Answer,
+    config: &HttpConfig,
+    cancel: &CancellationToken,
+) -> Result<(u16, Vec<u8>), CopilotError> {
+    let mut response = tokio::select! {
+        () = cancel.cancelled() => return Err(CopilotError::Cancelled),
+        sent = tokio::time::timeout(config.idle_timeout, request.send()) => match sent {
+            Err(_) => return Err(ProviderError::network(
+                error::PROVIDER,
+                format!("{} did not come within {} s", answer.what, config.idle_timeout.as_secs()),
+            ).into()),
+            Ok(Err(err)) => return Err(network_error(error::PROVIDER, &err).into()),
+            Ok(Ok(response)) => response,
+        },
+    };
     let status = response.status().as_u16();
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| network_error(error::PROVIDER, &e))?;
+    let mut body = Vec::new();
+    loop {
+        let chunk = match next_chunk(&mut response, error::PROVIDER, config, cancel).await {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => break,
+            Err(AttemptError::Cancelled) => return Err(CopilotError::Cancelled),
+            Err(AttemptError::Failed(error)) => return Err(error.into()),
+        };
+        if body.len() + chunk.len() > answer.max {
+            return Err(ProviderError::decode(
+                error::PROVIDER,
+                format!(
+                    "{} was over {}; Ponder stops reading at that size",
+                    answer.what,
+                    size(answer.max)
+                ),
+            )
+            .into());
+        }
+        body.extend_from_slice(&chunk);
+    }
     Ok((status, body))
+}
+
+/// `1 MiB`, `64 KiB`.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
 }
 
 /// The GitHub address to sign in at: the user's own (GitHub Enterprise), else github.com.
@@ -105,18 +165,23 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// Exchanges (or reuses) the Copilot token for the GitHub token kept in the keyring.
+    /// Exchanges (or reuses) the Copilot token for the GitHub token signed in at `hosts`.
+    /// `config`'s idle timeout bounds each silence of GitHub; `cancel` (a turn's Stop) ends
+    /// the wait at once, also a wait for another caller's exchange.
     pub async fn start(
         cache: &TokenCache,
         client: &reqwest::Client,
-        address: Option<&str>,
+        hosts: Hosts,
         github_token: &str,
+        config: &HttpConfig,
+        cancel: &CancellationToken,
     ) -> Result<Self, CopilotError> {
         if github_token.trim().is_empty() {
             return Err(CopilotError::NotSignedIn);
         }
-        let hosts = hosts_for(address)?;
-        let credentials = cache.credentials(client, &hosts, github_token).await?;
+        let credentials = cache
+            .credentials(client, &hosts, github_token, config, cancel)
+            .await?;
         Ok(Self {
             hosts,
             github_token: github_token.to_owned(),
@@ -124,17 +189,21 @@ impl Session {
         })
     }
 
-    /// What renews the token when a turn's is refused.
+    /// What renews the token when a turn's is refused, bounded and stopped as `start` is.
     pub fn renewer<'a>(
         &'a self,
         cache: &'a TokenCache,
         client: &'a reqwest::Client,
+        config: &'a HttpConfig,
+        cancel: &CancellationToken,
     ) -> Renewer<'a> {
         Renewer {
             cache,
             client,
             hosts: &self.hosts,
             github_token: &self.github_token,
+            config,
+            cancel: cancel.clone(),
         }
     }
 }
@@ -146,6 +215,8 @@ pub struct Renewer<'a> {
     pub client: &'a reqwest::Client,
     pub hosts: &'a Hosts,
     pub github_token: &'a str,
+    pub config: &'a HttpConfig,
+    pub cancel: CancellationToken,
 }
 
 impl std::fmt::Debug for Renewer<'_> {
@@ -163,7 +234,14 @@ impl crate::run::RenewKey for Renewer<'_> {
     ) -> BoxFuture<'a, Result<String, ProviderError>> {
         Box::pin(async move {
             self.cache
-                .renewed(self.client, self.hosts, self.github_token, refused)
+                .renewed(
+                    self.client,
+                    self.hosts,
+                    self.github_token,
+                    refused,
+                    self.config,
+                    &self.cancel,
+                )
                 .await
                 .map(|c| c.token)
                 .map_err(CopilotError::into_provider_error)

@@ -5,13 +5,21 @@
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use tokio_util::sync::CancellationToken;
+
 use super::error::{CopilotError, PROVIDER};
 use super::hosts::Hosts;
 use super::wire::{CopilotTokenResponse, GithubError};
 use crate::providers::error::{ProviderError, from_status};
+use crate::providers::http::HttpConfig;
 
 /// How long before it expires a token is replaced, when the exchange does not say.
 const EARLY: Duration = Duration::from_secs(5 * 60);
+
+/// The longest a Copilot token is taken to be good for, whatever the exchange says (GitHub's
+/// last half an hour): a later time is asked again at this age, and one past what a clock
+/// can hold is no panic.
+const LONGEST: Duration = Duration::from_secs(60 * 60);
 
 /// What a Copilot API request needs: the short-lived token and where to send it.
 #[derive(Clone, PartialEq, Eq)]
@@ -39,11 +47,14 @@ pub struct Exchanged {
     pub expires_at: SystemTime,
 }
 
-/// Exchanges the GitHub token for a Copilot token.
+/// Exchanges the GitHub token for a Copilot token, within `config`'s idle timeout for each
+/// silence, stopped at once by `cancel`.
 pub async fn exchange(
     client: &reqwest::Client,
     hosts: &Hosts,
     github_token: &str,
+    config: &HttpConfig,
+    cancel: &CancellationToken,
 ) -> Result<Exchanged, CopilotError> {
     let request = client
         .get(hosts.copilot_token_url())
@@ -52,7 +63,11 @@ pub async fn exchange(
         .header("user-agent", super::USER_AGENT)
         .header("editor-version", super::EDITOR_VERSION)
         .header("editor-plugin-version", super::EDITOR_PLUGIN_VERSION);
-    let (status, body) = super::fetch(request).await?;
+    let answer = super::Answer {
+        what: "GitHub's answer to the Copilot token exchange",
+        max: super::MAX_ANSWER,
+    };
+    let (status, body) = super::fetch(request, answer, config, cancel).await?;
     read_exchange(status, &body, hosts, SystemTime::now())
 }
 
@@ -87,17 +102,15 @@ pub fn read_exchange(
             ProviderError::decode(PROVIDER, "GitHub's answer held no Copilot token").into(),
         );
     }
-    let expires_at = UNIX_EPOCH + Duration::from_secs(answer.expires_at);
-    let renew_at = match answer.refresh_in {
-        Some(secs) => (now + Duration::from_secs(secs)).min(expires_at),
-        None => expires_at.checked_sub(EARLY).unwrap_or(expires_at),
-    };
-    let api_base = answer
+    let (renew_at, expires_at) = times(answer.expires_at, answer.refresh_in, now);
+    let api_base = match answer
         .endpoints
         .and_then(|e| e.api)
-        .map(|api| api.trim().trim_end_matches('/').to_owned())
-        .filter(|api| !api.is_empty())
-        .unwrap_or_else(|| hosts.default_api());
+        .filter(|api| !api.trim().is_empty())
+    {
+        Some(named) => hosts.copilot_api(&named)?,
+        None => hosts.default_api(),
+    };
     Ok(Exchanged {
         credentials: Credentials {
             token: answer.token,
@@ -106,6 +119,22 @@ pub fn read_exchange(
         renew_at,
         expires_at,
     })
+}
+
+/// When to renew a token and when it expires, from the exchange's Unix time and seconds,
+/// neither later than [`LONGEST`] from `now`.
+fn times(expires_at: u64, refresh_in: Option<u64>, now: SystemTime) -> (SystemTime, SystemTime) {
+    let latest = now + LONGEST;
+    let expires_at = UNIX_EPOCH
+        .checked_add(Duration::from_secs(expires_at))
+        .map_or(latest, |at| at.min(latest));
+    let renew_at = match refresh_in {
+        Some(secs) => now
+            .checked_add(Duration::from_secs(secs))
+            .map_or(expires_at, |at| at.min(expires_at)),
+        None => expires_at.checked_sub(EARLY).unwrap_or(expires_at),
+    };
+    (renew_at, expires_at)
 }
 
 /// The Copilot token of the signed-in account, in memory. One exchange runs at a time;
@@ -141,8 +170,15 @@ impl TokenCache {
         client: &reqwest::Client,
         hosts: &Hosts,
         github_token: &str,
+        config: &HttpConfig,
+        cancel: &CancellationToken,
     ) -> Result<Credentials, CopilotError> {
-        self.get(client, hosts, github_token, None).await
+        let wanted = Wanted {
+            hosts,
+            github_token,
+            refused: None,
+        };
+        self.get(client, wanted, config, cancel).await
     }
 
     /// A token other than `refused`, which the API would not take: the one held if it is
@@ -153,14 +189,15 @@ impl TokenCache {
         hosts: &Hosts,
         github_token: &str,
         refused: Option<&str>,
+        config: &HttpConfig,
+        cancel: &CancellationToken,
     ) -> Result<Credentials, CopilotError> {
-        self.get(
-            client,
+        let wanted = Wanted {
             hosts,
             github_token,
-            Some(refused.unwrap_or_default()),
-        )
-        .await
+            refused: Some(refused.unwrap_or_default()),
+        };
+        self.get(client, wanted, config, cancel).await
     }
 
     /// Drops the token held (signing out).
@@ -188,24 +225,36 @@ impl TokenCache {
     async fn get(
         &self,
         client: &reqwest::Client,
-        hosts: &Hosts,
-        github_token: &str,
-        refused: Option<&str>,
+        wanted: Wanted<'_>,
+        config: &HttpConfig,
+        cancel: &CancellationToken,
     ) -> Result<Credentials, CopilotError> {
-        let source = source_of(hosts, github_token);
-        if let Some(credentials) = self.usable(source, refused) {
+        let source = source_of(wanted.hosts, wanted.github_token);
+        if let Some(credentials) = self.usable(source, wanted.refused) {
             return Ok(credentials);
         }
-        let _exchanging = self.exchanging.lock().await;
+        // Waiting for another caller's exchange is stopped as the exchange itself is.
+        let _exchanging = tokio::select! {
+            () = cancel.cancelled() => return Err(CopilotError::Cancelled),
+            held = self.exchanging.lock() => held,
+        };
         // Another caller may have exchanged while this one waited.
-        if let Some(credentials) = self.usable(source, refused) {
+        if let Some(credentials) = self.usable(source, wanted.refused) {
             return Ok(credentials);
         }
-        let exchanged = exchange(client, hosts, github_token).await?;
+        let exchanged = exchange(client, wanted.hosts, wanted.github_token, config, cancel).await?;
         let credentials = exchanged.credentials.clone();
         *self.held() = Some(Cached { source, exchanged });
         Ok(credentials)
     }
+}
+
+/// The token a caller wants: for which account, and not the one the API refused.
+#[derive(Clone, Copy)]
+struct Wanted<'a> {
+    hosts: &'a Hosts,
+    github_token: &'a str,
+    refused: Option<&'a str>,
 }
 
 fn source_of(hosts: &Hosts, github_token: &str) -> u64 {
@@ -246,6 +295,42 @@ mod tests {
         let got = read_exchange(200, body, &Hosts::github(), now()).unwrap();
         assert_eq!(got.credentials.api_base, "https://api.githubcopilot.com");
         assert_eq!(got.renew_at, now() + Duration::from_secs(1500));
+    }
+
+    #[test]
+    fn absurd_times_from_the_exchange_are_clamped_not_a_panic() {
+        let body = br#"{"token":"FAKE-copilot-not-real","expires_at":18446744073709551615,"refresh_in":18446744073709551615}"#;
+        let got = read_exchange(200, body, &Hosts::github(), now()).unwrap();
+        assert!(got.expires_at <= now() + LONGEST, "{:?}", got.expires_at);
+        assert!(got.renew_at <= got.expires_at);
+        assert!(got.renew_at > now());
+
+        let body = br#"{"token":"FAKE-copilot-not-real","expires_at":18446744073709551615}"#;
+        let got = read_exchange(200, body, &Hosts::github(), now()).unwrap();
+        assert!(got.renew_at < got.expires_at && got.expires_at <= now() + LONGEST);
+
+        // Long gone already: used for this once, exchanged again next time.
+        let body = br#"{"token":"FAKE-copilot-not-real","expires_at":0,"refresh_in":0}"#;
+        let got = read_exchange(200, body, &Hosts::github(), now()).unwrap();
+        assert!(got.renew_at <= now());
+    }
+
+    #[test]
+    fn an_exchange_naming_an_api_that_is_not_copilots_is_refused() {
+        for api in [
+            "https://evil.example",
+            "http://api.githubcopilot.com",
+            "https://api.githubcopilot.com.evil.example",
+            "http://127.0.0.1:4010",
+        ] {
+            let body = format!(
+                r#"{{"token":"FAKE-copilot-not-real","expires_at":1764001800,"endpoints":{{"api":"{api}"}}}}"#
+            );
+            let err = read_exchange(200, body.as_bytes(), &Hosts::github(), now())
+                .err()
+                .unwrap_or_else(|| panic!("{api} was taken as Copilot's API"));
+            assert!(err.to_string().contains("not a Copilot address"), "{err}");
+        }
     }
 
     #[test]
