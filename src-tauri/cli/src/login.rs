@@ -2,6 +2,7 @@
 //! user enters it on GitHub, and the GitHub token goes to the system keyring (where the
 //! desktop app finds it too) once the account is known to have Copilot.
 
+use crate::terminal::inert;
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
@@ -51,9 +52,14 @@ pub fn login(args: LoginArgs, settings: &crate::chat::AppSettings) -> anyhow::Re
     let token = runtime.block_on(async {
         let code = device::request_code(&client, &hosts).await?;
         let mut err = std::io::stderr().lock();
-        writeln!(err, "Open {} and enter the code:", code.verification_uri)?;
+        // Both come from the server: shown as text, never as terminal sequences.
+        writeln!(
+            err,
+            "Open {} and enter the code:",
+            inert(&code.verification_uri)
+        )?;
         writeln!(err)?;
-        writeln!(err, "    {}", code.user_code)?;
+        writeln!(err, "    {}", inert(&code.user_code))?;
         writeln!(err)?;
         writeln!(
             err,
