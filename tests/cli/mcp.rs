@@ -205,3 +205,85 @@ async fn without_yes_and_without_a_terminal_calls_are_denied_and_the_model_is_to
     );
     mock.shutdown().await;
 }
+
+/// A config directory whose settings hold these servers.
+fn settings_with(servers: Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("dev.ponder.desktop");
+    std::fs::create_dir_all(&app).unwrap();
+    std::fs::write(
+        app.join("settings.json"),
+        json!({ "mcpServers": servers }).to_string(),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_stdio_server_gets_its_own_values_and_no_key_from_ponders_environment() {
+    let js = ponder_tests::workspace_root()
+        .join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    let dir = settings_with(json!([
+        { "id": "everything", "name": "Everything",
+          "transport": { "type": "stdio", "command": "node", "args": [js, "stdio"],
+                         "env": { "GREETING_STYLE": "formal" } } }
+    ]));
+    let out = cli(&dir)
+        .env("PONDER_ANTHROPIC_API_KEY", "FAKE-canary-anthropic-3f9a")
+        .env("PONDER_COPILOT_API_KEY", "FAKE-canary-github-77c1")
+        .env("SOME_SERVICE_TOKEN", "FAKE-canary-token-a0b2")
+        .env("LC_TIME", "C")
+        .args(["mcp", "call", "everything", "get-env", "--json"])
+        .output()
+        .unwrap();
+    let answer = stdout_json(&out);
+    let env: Value = serde_json::from_str(answer["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(env["GREETING_STYLE"], "formal", "the user's value is there");
+    assert!(env["PATH"].is_string() && env["HOME"].is_string(), "{env}");
+    assert_eq!(env["LC_TIME"], "C", "the locale is kept");
+    let text = env.to_string();
+    assert!(
+        !text.contains("FAKE-canary"),
+        "no key reaches a server: {env}"
+    );
+    let names: Vec<&String> = env.as_object().unwrap().keys().collect();
+    assert!(!names.iter().any(|n| n.starts_with("PONDER_")), "{names:?}");
+}
+
+#[test]
+fn secret_headers_over_plain_http_to_another_machine_are_warned_about() {
+    let dir = settings_with(json!([
+        { "id": "remote", "name": "Remote",
+          "transport": { "type": "http", "url": "http://mcp.example.com/mcp",
+                         "headers": { "X-Api-Key": "" }, "secretHeaders": ["X-Api-Key"] } },
+        { "id": "local", "name": "Local",
+          "transport": { "type": "http", "url": "http://127.0.0.1:9/mcp",
+                         "headers": { "X-Api-Key": "" }, "secretHeaders": ["X-Api-Key"] } },
+        { "id": "public", "name": "Public",
+          "transport": { "type": "http", "url": "http://mcp.example.com/open",
+                         "headers": { "X-Client": "ponder" } } },
+        { "id": "tls", "name": "TLS",
+          "transport": { "type": "http", "url": "https://mcp.example.com/mcp",
+                         "headers": { "X-Api-Key": "" }, "secretHeaders": ["X-Api-Key"] } }
+    ]));
+    let out = cli(&dir).args(["mcp", "list"]).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warned: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("unencrypted"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{stderr}");
+    assert!(
+        warned[0].contains("remote") && warned[0].contains("http://mcp.example.com/mcp"),
+        "{stderr}"
+    );
+    let list = stdout_json(&cli(&dir).args(["mcp", "list", "--json"]).output().unwrap());
+    let in_clear: Vec<bool> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["secretsInClear"] == true)
+        .collect();
+    assert_eq!(in_clear, [true, false, false, false]);
+}

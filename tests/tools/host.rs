@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ponder_core::chat::{Role, ToolCall, ToolResult};
+use ponder_core::chat::{Role, ToolCall, ToolContent, ToolResult};
 use ponder_core::mcp::{Hub, ServerConfig, Transport};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{ApiChoice, Catalog, Choice, Overrides, ReasoningSettings};
@@ -21,7 +21,7 @@ use ponder_core::tools::{
 };
 use ponder_mock_provider::MockProvider;
 use ponder_tests::framed::{chat_stream, deepseek_calling};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 fn node_server(id: &str, script: &std::path::Path) -> ServerConfig {
@@ -175,6 +175,47 @@ async fn every_way_a_call_goes_wrong_comes_back_as_an_error_result() {
     hub.stop_all().await;
 }
 
+/// Six images of 4 MiB: each is under the image limit, but the message carrying them is over
+/// the 16 MiB the MCP SDK reads. The call ends at once with an error saying so, instead of
+/// waiting out its deadline for an answer that was dropped.
+#[tokio::test]
+async fn an_answer_too_large_to_read_is_an_error_at_once_not_a_silent_wait() {
+    let hub = hub().await;
+    let approver = Always(Decision::AllowOnce, 0.into());
+    let host = McpTools {
+        hub: &hub,
+        toolbox: toolbox(&hub).await,
+        approver: &approver,
+        limits: Limits {
+            call_timeout: Duration::from_secs(40),
+            ..LIMITS
+        },
+    };
+    let started = Instant::now();
+    let result = host.run(&call("images", "{}")).await;
+    let waited = started.elapsed();
+    let text = result.text();
+    assert!(result.is_error, "{text}");
+    assert!(
+        text.contains("over 16 MiB"),
+        "the model and the user are told why: {text}"
+    );
+    assert!(
+        waited < Duration::from_secs(20),
+        "ended at once: {waited:?}"
+    );
+    assert!(
+        !result
+            .content
+            .iter()
+            .any(|c| matches!(c, ToolContent::Image { .. }))
+    );
+    // The server is still there for the next call.
+    let next = host.run(&call("add", r#"{"a":1,"b":2}"#)).await;
+    assert_eq!(next.text(), "3");
+    hub.stop_all().await;
+}
+
 #[tokio::test]
 async fn a_denied_call_tells_the_model_so() {
     let hub = hub().await;
@@ -297,5 +338,172 @@ async fn stopping_while_a_call_waits_ends_the_loop_at_once_and_keeps_everything(
     assert!(results[0].is_error && results[0].text().contains("Stopped by the user"));
     assert_eq!(mock.requests().len(), 1, "no further step after the stop");
     hub.stop_all().await;
+    mock.shutdown().await;
+}
+
+/// Allows every call, and keeps what each card showed: the call's id and arguments.
+#[derive(Default)]
+struct Recording(std::sync::Mutex<Vec<(String, serde_json::Value)>>);
+
+impl Approver for Recording {
+    fn approve<'a>(
+        &'a self,
+        request: &'a ApprovalRequest,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
+        self.0
+            .lock()
+            .unwrap()
+            .push((request.call_id.clone(), request.arguments.clone()));
+        Box::pin(async { Decision::AllowOnce })
+    }
+}
+
+#[tokio::test]
+async fn two_calls_with_one_id_get_a_card_and_a_result_each_under_ids_of_their_own() {
+    let mut recorded = deepseek_calling("echo", &json!({ "message": "first" }));
+    let calls = recorded["choices"][0]["message"]["tool_calls"]
+        .as_array_mut()
+        .unwrap();
+    let mut second = calls[0].clone();
+    second["function"]["arguments"] = json!(json!({ "message": "second" }).to_string());
+    calls.push(second);
+    let id = calls[0]["id"].as_str().unwrap().to_owned();
+    let renamed = format!("{id}-2");
+
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(chat_stream(&recorded));
+    mock.push(
+        ponder_mock_provider::Reply::fixture("deepseek/pydantic-deepseek-reasoner-stream.sse")
+            .unwrap(),
+    );
+    let hub = hub().await;
+    let approver = Recording::default();
+    let host = McpTools {
+        hub: &hub,
+        toolbox: toolbox(&hub).await,
+        approver: &approver,
+        limits: LIMITS,
+    };
+    let store = Store::open_in_memory().unwrap();
+    let conversation = store
+        .create_conversation(NewConversation {
+            title: "Twins".into(),
+            provider: None,
+            model: None,
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap()
+        .id;
+    let config = HttpConfig::default();
+    let client = http::client(&config).unwrap();
+    let model = Catalog::builtin()
+        .resolve(Some("deepseek"), "deepseek-v4-flash")
+        .unwrap();
+    let (overrides, settings, url) = (
+        Overrides::default(),
+        ReasoningSettings::default(),
+        mock.url(),
+    );
+    let started = std::sync::Mutex::new(Vec::new());
+    let finished = std::sync::Mutex::new(Vec::new());
+    let (_, outcome) = run_recorded_with_tools(
+        Runner {
+            client: &client,
+            http: &config,
+            store: &store,
+        },
+        &conversation,
+        Question::new("Echo twice."),
+        TurnRequest {
+            model: &model,
+            choice: Choice::HIGH,
+            overrides: &overrides,
+            settings: &settings,
+            system: None,
+            history: &[],
+            base_url: Some(&url),
+            api: Some(ApiChoice::Chat),
+            api_key: Some("FAKE-key-not-real"),
+            context_tokens: 0,
+            tools: &[],
+            renew_key: None,
+        },
+        Some(&host as &dyn ToolHost),
+        RecordOptions::default(),
+        CancellationToken::new(),
+        |event| match event {
+            RecordedEvent::ToolStarted { call, .. } => {
+                started.lock().unwrap().push(call.id.clone());
+            }
+            RecordedEvent::ToolFinished { result } => {
+                finished
+                    .lock()
+                    .unwrap()
+                    .push((result.call_id.clone(), result.text()));
+            }
+            _ => {}
+        },
+    )
+    .await
+    .unwrap();
+    hub.stop_all().await;
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+
+    let cards = approver.0.lock().unwrap().clone();
+    assert_eq!(
+        cards,
+        [
+            (id.clone(), json!({ "message": "first" })),
+            (renamed.clone(), json!({ "message": "second" }))
+        ],
+        "one card per call, each under its own id"
+    );
+    assert_eq!(*started.lock().unwrap(), [id.clone(), renamed.clone()]);
+    let mut finished = finished.lock().unwrap().clone();
+    finished.sort();
+    assert_eq!(
+        finished,
+        [
+            (id.clone(), "Echo: first".to_owned()),
+            (renamed.clone(), "Echo: second".to_owned())
+        ],
+        "one result per call, each with its own answer"
+    );
+
+    let stored = store.messages(&conversation).unwrap();
+    let step_ids: Vec<&str> = stored[1]
+        .message
+        .tool_calls()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(step_ids, [id.as_str(), renamed.as_str()]);
+    let result_ids: Vec<&str> = stored[2]
+        .message
+        .tool_results()
+        .map(|r| r.call_id.as_str())
+        .collect();
+    assert_eq!(result_ids, [id.as_str(), renamed.as_str()]);
+
+    // The provider reads back the calls under the ids their results answer.
+    let next = mock.requests()[1].json();
+    let messages = next["messages"].as_array().unwrap();
+    let sent: Vec<&Value> = messages[1]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["id"])
+        .collect();
+    assert_eq!(sent, [&json!(id), &json!(renamed)]);
+    let answers: Vec<(&Value, &Value)> = messages[2..]
+        .iter()
+        .map(|m| (&m["tool_call_id"], &m["content"]))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (&json!(id), &json!("Echo: first")),
+            (&json!(renamed), &json!("Echo: second"))
+        ]
+    );
     mock.shutdown().await;
 }

@@ -772,3 +772,60 @@ async fn a_step_limit_answers_the_calls_it_will_not_run_and_stops() {
     );
     mock.shutdown().await;
 }
+
+/// Anthropic's recorded tool use with its `tool_use` block given twice under one id: the
+/// second call gets an id of its own in the step Anthropic reads back (its replayed content
+/// blocks, the signed thinking unchanged) and in the result that answers it.
+#[tokio::test]
+async fn anthropic_reads_back_two_calls_of_one_id_under_ids_of_their_own() {
+    let mut recorded = real("anthropic/pydantic-sonnet4-thinking-tool-use.json");
+    let blocks = recorded["content"].as_array_mut().unwrap();
+    let mut twin = blocks
+        .iter()
+        .find(|b| b["type"] == "tool_use")
+        .unwrap()
+        .clone();
+    let id = twin["id"].as_str().unwrap().to_owned();
+    twin["input"] = json!({ "twin": true });
+    blocks.push(twin);
+    let run = run_loop(
+        &model("anthropic", "claude-sonnet-4-5"),
+        None,
+        anthropic_stream(&recorded),
+        Reply::fixture("anthropic/pydantic-sonnet4-thinking-stream.sse").unwrap(),
+        &["get_weather", "get_user_country", "final_result"],
+    )
+    .await;
+    assert!(matches!(run.outcome, Outcome::Done(_)), "{:?}", run.outcome);
+    let renamed = format!("{id}-2");
+    let ids: Vec<&str> = run.results.iter().map(|r| r.call_id.as_str()).collect();
+    assert_eq!(ids, [id.as_str(), renamed.as_str()]);
+    assert!(run.results[1].text().contains("twin"), "{:?}", run.results);
+    assert!(!run.results[0].text().contains("twin"), "{:?}", run.results);
+
+    let messages = run.requests[1]["messages"].as_array().unwrap();
+    let step = messages[1]["content"].as_array().unwrap();
+    let thinking = recorded["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "thinking")
+        .unwrap();
+    assert_eq!(
+        step[0], *thinking,
+        "the signed thinking goes back unchanged"
+    );
+    let calls: Vec<&Value> = step
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .map(|b| &b["id"])
+        .collect();
+    assert_eq!(calls, [&json!(id), &json!(renamed)]);
+    let answered: Vec<&Value> = messages[2]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["tool_use_id"])
+        .collect();
+    assert_eq!(answered, [&json!(id), &json!(renamed)]);
+}

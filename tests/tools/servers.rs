@@ -219,6 +219,137 @@ async fn the_python_time_server_answers_in_a_time_zone() {
     server.close().await;
 }
 
+// ---- Streamable HTTP: redirects ----
+
+const SECRET: &str = "FAKE-secret-header-value-5b1e";
+const ARGUMENT: &str = "FAKE-argument-canary-0c7d";
+
+/// A minimal Streamable HTTP server on the mock: it completes the handshake and lists one
+/// tool, but answers the request whose JSON-RPC method is `redirected` with `status`, sending
+/// the client to `target`.
+fn redirecting_server(
+    mock: &ponder_mock_provider::MockProvider,
+    redirected: &'static str,
+    status: u16,
+    target: String,
+) {
+    use ponder_mock_provider::Reply;
+    mock.set_router(move |request| {
+        if request.method != "POST" {
+            return Some(Reply::body(405, "text/plain", ""));
+        }
+        let message = request.json();
+        let method = message["method"].as_str().unwrap_or_default();
+        let answer = |result: Value| {
+            Reply::json(
+                200,
+                json!({ "jsonrpc": "2.0", "id": message["id"], "result": result }),
+            )
+        };
+        Some(if method == redirected {
+            Reply::body(status, "text/plain", "moved").header("location", &target)
+        } else if method == "initialize" {
+            answer(json!({
+                "protocolVersion": message["params"]["protocolVersion"],
+                "capabilities": { "tools": {} },
+                "serverInfo": { "name": "redirecting", "version": "1.0.0" },
+            }))
+        } else if method.starts_with("notifications/") {
+            Reply::body(202, "application/json", "")
+        } else if method == "tools/list" {
+            answer(json!({ "tools": [{
+                "name": "lookup",
+                "description": "Looks a word up",
+                "inputSchema": { "type": "object", "properties": { "word": { "type": "string" } } },
+            }] }))
+        } else {
+            Reply::json(
+                200,
+                json!({ "jsonrpc": "2.0", "id": message["id"], "error": { "code": -32601, "message": "no such method" } }),
+            )
+        })
+    });
+}
+
+fn http_server(url: String) -> (ServerConfig, BTreeMap<String, String>) {
+    let config = ServerConfig {
+        id: "web".into(),
+        name: "Web".into(),
+        enabled: true,
+        transport: Transport::Http {
+            url,
+            headers: BTreeMap::from([
+                ("X-Api-Key".into(), String::new()),
+                ("X-Client".into(), "ponder-test".into()),
+            ]),
+            secret_headers: vec!["X-Api-Key".into()],
+        },
+    };
+    let secrets = BTreeMap::from([("X-Api-Key".into(), SECRET.into())]);
+    (config, secrets)
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_carries_neither_the_headers_nor_the_arguments() {
+    use ponder_mock_provider::MockProvider;
+    for redirected in ["initialize", "tools/call"] {
+        for status in [302, 307, 308] {
+            let server = MockProvider::start().await.unwrap();
+            // Another port of this machine: another origin.
+            let elsewhere = MockProvider::start().await.unwrap();
+            elsewhere.set_default(ponder_mock_provider::Reply::json(
+                200,
+                json!({ "jsonrpc": "2.0", "id": 0, "result": {} }),
+            ));
+            redirecting_server(
+                &server,
+                redirected,
+                status,
+                format!("{}/mcp", elsewhere.url()),
+            );
+            let (config, secrets) = http_server(format!("{}/mcp", server.url()));
+            let case = format!("{status} on {redirected}");
+            let outcome = match Connection::open(&config, &secrets, DEADLINE).await {
+                Err(error) => Err(error),
+                Ok(connection) => {
+                    let called = connection
+                        .call("lookup", args(json!({ "word": ARGUMENT })), DEADLINE)
+                        .await;
+                    connection.close().await;
+                    called.map(|_| ())
+                }
+            };
+            let first = server.requests();
+            assert!(
+                first.iter().any(|r| r.header("x-api-key") == Some(SECRET)),
+                "{case}: the server itself gets its header"
+            );
+            for request in elsewhere.requests() {
+                assert_ne!(
+                    request.header("x-api-key"),
+                    Some(SECRET),
+                    "{case}: the secret header went to another origin"
+                );
+                assert!(
+                    !request.body_text().contains(ARGUMENT),
+                    "{case}: the call's arguments went to another origin"
+                );
+            }
+            assert!(
+                elsewhere.requests().is_empty(),
+                "{case}: nothing follows a redirect to another origin"
+            );
+            let error = outcome.expect_err(&case);
+            assert!(
+                error.to_string().contains("redirect"),
+                "{case}: the error says what happened: {error}"
+            );
+            server.shutdown().await;
+            elsewhere.shutdown().await;
+        }
+    }
+}
+
 // ---- servers that fail ----
 
 #[tokio::test]
@@ -252,15 +383,168 @@ async fn a_server_that_dies_at_start_shows_its_last_words() {
     assert!(text.contains("fatal: MCP_TOKEN is not set"), "{text}");
 }
 
+/// Whether a process is still there: a zombie (ended, not yet collected) is not.
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(") ")?.1.chars().next()?;
+            Some(state != 'Z' && state != 'X')
+        })
+        .unwrap_or(false)
+}
+
+/// Waits (without yielding to the runtime: nothing Ponder left behind may do the work) until
+/// none of `pids` is alive, or two seconds have passed; returns those still alive.
+fn still_alive_after_a_moment(pids: &[u32]) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        let alive: Vec<u32> = pids.iter().copied().filter(|p| alive(*p)).collect();
+        if alive.is_empty() || std::time::Instant::now() > deadline {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A program that starts a child of its own, writes both pids to `pids`, and never speaks.
+fn mute_with_a_child(pids: &std::path::Path) -> ServerConfig {
+    let script = format!(
+        "const child = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {{}}, 1000)'], {{ stdio: 'ignore' }});\n\
+         require('fs').writeFileSync({:?}, `${{process.pid}} ${{child.pid}}`);\n\
+         setInterval(() => {{}}, 1000);",
+        pids.display().to_string()
+    );
+    stdio("mute", "node", &["-e", &script], &[])
+}
+
+fn read_pids(path: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("the server wrote its pids: {e}"))
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect()
+}
+
 #[tokio::test]
-async fn a_server_that_never_answers_times_out() {
-    let config = stdio("mute", "node", &["-e", "setInterval(() => {}, 1000)"], &[]);
+async fn a_server_that_never_answers_times_out_and_is_stopped_with_its_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let config = mute_with_a_child(&pids);
     let started = std::time::Instant::now();
-    let error = Connection::open(&config, &BTreeMap::new(), Duration::from_secs(2))
+    let error = Connection::open(&config, &BTreeMap::new(), Duration::from_secs(3))
         .await
         .unwrap_err();
     assert!(matches!(error, McpError::StartTimeout(_)), "{error:?}");
     assert!(started.elapsed() < Duration::from_secs(10));
+    let pids = read_pids(&pids);
+    assert_eq!(pids.len(), 2, "the server and its child");
+    assert!(
+        still_alive_after_a_moment(&pids).is_empty(),
+        "nothing of a server that timed out is left running: {:?}",
+        still_alive_after_a_moment(&pids)
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_dies_at_start_leaves_no_child_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let script = format!(
+        "const child = require('child_process').spawn(process.execPath, ['-e', 'setInterval(() => {{}}, 1000)'], {{ stdio: 'ignore' }});\n\
+         require('fs').writeFileSync({:?}, `${{process.pid}} ${{child.pid}}`);\n\
+         console.error('fatal: no configuration');\n\
+         process.exit(3);",
+        pids.display().to_string()
+    );
+    let config = stdio("broken", "node", &["-e", &script], &[]);
+    let error = Connection::open(&config, &BTreeMap::new(), DEADLINE)
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("fatal: no configuration"),
+        "{error}"
+    );
+    let pids = read_pids(&pids);
+    assert!(
+        still_alive_after_a_moment(&pids).is_empty(),
+        "nothing of a server that could not start is left running: {:?}",
+        still_alive_after_a_moment(&pids)
+    );
+}
+
+/// The last lines a failed server wrote to stderr, as the error shows them.
+fn last_words(error: &McpError) -> Vec<String> {
+    match error {
+        McpError::WithStderr { stderr, .. } => stderr.lines().map(str::to_owned).collect(),
+        other => panic!("no stderr in {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn stderr_is_read_on_past_bytes_that_are_not_utf8_and_long_lines_are_cut() {
+    // Ten lines of 100 KB: more than a pipe holds, so a reader that stopped would leave the
+    // server's writes waiting. It exits once everything it wrote has been taken.
+    let script = "process.stderr.write(Buffer.from([0xff, 0xfe, 0x0a]));\n\
+        for (let i = 0; i < 10; i++) process.stderr.write('y'.repeat(100 * 1024) + '\\n');\n\
+        process.stderr.write('fatal: after the noise\\n', () => process.exit(3));";
+    let config = stdio("noisy", "node", &["-e", script], &[]);
+    let error = Connection::open(&config, &BTreeMap::new(), Duration::from_secs(20))
+        .await
+        .unwrap_err();
+    let lines = last_words(&error);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("\u{fffd}\u{fffd}"),
+        "bytes that are not UTF-8 are shown, not the end of reading: {error}"
+    );
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("fatal: after the noise")
+    );
+    let long: Vec<&String> = lines.iter().filter(|l| l.starts_with('y')).collect();
+    assert_eq!(long.len(), 10);
+    for line in long {
+        assert!(
+            line.ends_with('…') && line.chars().count() <= 401,
+            "{line:.40}…"
+        );
+    }
+}
+
+/// The most this process has had in memory at once, since the last reset.
+fn peak_memory() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: usize = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap();
+    kb * 1024
+}
+
+#[tokio::test]
+async fn a_stderr_line_without_end_is_cut_as_it_is_read_not_held_whole() {
+    // Starts the peak over from what this process holds now (Linux 4.0 and later).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let script = "const chunk = Buffer.alloc(1 << 20, 'x');\n\
+        for (let i = 0; i < 1024; i++) process.stderr.write(chunk);\n\
+        process.stderr.write('\\nfatal: the end\\n', () => process.exit(3));";
+    let config = stdio("endless", "node", &["-e", script], &[]);
+    let error = Connection::open(&config, &BTreeMap::new(), Duration::from_secs(60))
+        .await
+        .unwrap_err();
+    let peak = peak_memory();
+    assert!(
+        peak < 512 << 20,
+        "a 1 GiB line is never held whole: the peak was {} MiB",
+        peak >> 20
+    );
+    let lines = last_words(&error);
+    assert_eq!(lines.last().map(String::as_str), Some("fatal: the end"));
+    let long = &lines[lines.len() - 2];
+    assert!(long.starts_with("xxx") && long.ends_with('…') && long.chars().count() <= 401);
 }
 
 #[tokio::test]

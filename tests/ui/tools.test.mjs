@@ -68,6 +68,40 @@ describe('tools in the UI', () => {
     await page.close();
   });
 
+  it('warns about secret headers sent over plain http to another machine', async () => {
+    const http = (id, url, secretHeaders) => ({
+      id,
+      name: id,
+      enabled: true,
+      transport: { type: 'http', url, headers: Object.fromEntries(secretHeaders.map((h) => [h, ''])), secretHeaders },
+    });
+    const servers = [
+      http('remote', 'http://mcp.example.com/mcp', ['X-Api-Key']),
+      http('local', 'http://127.0.0.1:3001/mcp', ['X-Api-Key']),
+      http('open', 'http://mcp.example.com/open', []),
+      http('tls', 'https://mcp.example.com/mcp', ['X-Api-Key']),
+    ];
+    const { page, problems } = await browser.open({ backend: { settings: { ...DEFAULTS, mcpServers: servers }, keys: { anthropic: true } } });
+    await page.getByTestId('open-settings').click();
+    const section = page.getByTestId('tools-section');
+    const warned = section.locator('[data-testid="mcp-server"]:has([data-testid="mcp-in-clear"])');
+    await warned.first().waitFor();
+    assert.deepEqual(await warned.evaluateAll((rows) => rows.map((r) => r.dataset.server)), ['remote']);
+    assert.match(await warned.getByTestId('mcp-in-clear').textContent(), /unencrypted/);
+
+    // The form warns as the address is typed, once a header is secret.
+    await section.getByTestId('mcp-add').click();
+    await section.getByTestId('mcp-kind-http').check();
+    await section.getByTestId('mcp-url').fill('http://192.168.1.20:8080/mcp');
+    assert.equal(await section.getByTestId('mcp-url-in-clear').count(), 0, 'no secret, no warning');
+    await section.getByTestId('mcp-secret-headers').fill('X-Api-Key: fake-key-not-real');
+    await section.getByTestId('mcp-url-in-clear').waitFor();
+    await section.getByTestId('mcp-url').fill('https://192.168.1.20:8080/mcp');
+    await section.getByTestId('mcp-url-in-clear').waitFor({ state: 'detached' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   for (const theme of ['light', 'dark']) {
     it(`asks before a tool runs, shows the call and its result, and reads the turn back (${theme})`, async () => {
       const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true } } });

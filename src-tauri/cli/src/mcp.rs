@@ -62,8 +62,23 @@ pub async fn hub(servers: &[ServerConfig]) -> Hub {
     hub
 }
 
-/// The servers named, from the settings, or a usage error naming the unknown one.
+/// A warning on stderr for each server whose secret headers would cross the network
+/// unencrypted, as `chat` gives for a provider's key.
+pub fn warn_in_clear(servers: &[ServerConfig]) {
+    for warning in servers.iter().filter_map(ServerConfig::in_clear_warning) {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The servers named, from the settings, or a usage error naming the unknown one. Those whose
+/// secrets would travel in clear are warned about.
 pub fn pick(servers: &[ServerConfig], ids: &[String]) -> Result<Vec<ServerConfig>, Usage> {
+    let picked = pick_quietly(servers, ids)?;
+    warn_in_clear(&picked);
+    Ok(picked)
+}
+
+fn pick_quietly(servers: &[ServerConfig], ids: &[String]) -> Result<Vec<ServerConfig>, Usage> {
     ids.iter()
         .map(|id| {
             servers
@@ -91,10 +106,11 @@ pub fn run(args: McpArgs, servers: &[ServerConfig]) -> anyhow::Result<()> {
         .build()?;
     match args.command {
         McpCommand::List { json } => {
+            warn_in_clear(servers);
             if json {
                 let list: Vec<Value> = servers
                     .iter()
-                    .map(|s| json!({ "id": s.id, "name": s.name, "enabled": s.enabled, "runs": s.summary() }))
+                    .map(|s| json!({ "id": s.id, "name": s.name, "enabled": s.enabled, "runs": s.summary(), "secretsInClear": s.secrets_travel_in_clear() }))
                     .collect();
                 println!("{}", serde_json::to_string(&list)?);
             } else if servers.is_empty() {

@@ -121,6 +121,31 @@ impl ServerConfig {
         }
     }
 
+    /// Whether the server's secret headers would cross the network unencrypted: plain
+    /// `http://` to anything but this machine, as for a provider's key
+    /// (`providers::http::key_travels_in_clear`).
+    pub fn secrets_travel_in_clear(&self) -> bool {
+        match &self.transport {
+            Transport::Http {
+                url,
+                secret_headers,
+                ..
+            } => !secret_headers.is_empty() && crate::providers::http::key_travels_in_clear(url),
+            Transport::Stdio { .. } => false,
+        }
+    }
+
+    /// The warning for a server whose secrets travel in clear, the same as for a provider's key.
+    pub fn in_clear_warning(&self) -> Option<String> {
+        self.secrets_travel_in_clear().then(|| {
+            format!(
+                "{}: {} is plain http to another machine: its secret headers cross the network unencrypted",
+                self.id,
+                self.summary()
+            )
+        })
+    }
+
     /// One line saying what runs: `npx -y @modelcontextprotocol/server-everything` or the URL.
     pub fn summary(&self) -> String {
         match &self.transport {
@@ -240,6 +265,47 @@ mod tests {
         for (config, expected) in cases {
             assert_eq!(config.validate().err(), *expected, "{config:?}");
         }
+    }
+
+    fn http(url: &str, secret: bool) -> ServerConfig {
+        ServerConfig {
+            transport: Transport::Http {
+                url: url.into(),
+                headers: BTreeMap::from([("X-Api-Key".into(), String::new())]),
+                secret_headers: if secret {
+                    vec!["X-Api-Key".into()]
+                } else {
+                    Vec::new()
+                },
+            },
+            ..stdio("web", "x")
+        }
+    }
+
+    #[test]
+    fn secret_headers_in_clear_are_plain_http_beyond_this_machine() {
+        for (config, clear) in [
+            (http("http://mcp.example.com/mcp", true), true),
+            (http("http://192.168.1.20:8080/mcp", true), true),
+            (http("https://mcp.example.com/mcp", true), false),
+            (http("http://127.0.0.1:3001/mcp", true), false),
+            (http("http://localhost:3001/mcp", true), false),
+            (http("http://[::1]:3001/mcp", true), false),
+            (http("http://mcp.example.com/mcp", false), false),
+            (stdio("everything", "npx"), false),
+        ] {
+            assert_eq!(
+                config.secrets_travel_in_clear(),
+                clear,
+                "{}",
+                config.summary()
+            );
+            assert_eq!(config.in_clear_warning().is_some(), clear);
+        }
+        let warning = http("http://mcp.example.com/mcp", true)
+            .in_clear_warning()
+            .unwrap();
+        assert!(warning.contains("unencrypted") && warning.contains("http://mcp.example.com/mcp"));
     }
 
     #[test]

@@ -2,8 +2,15 @@
 //!
 //! The rules Ponder follows with servers:
 //! - A server starts when a conversation first needs its tools, stays up while Ponder runs,
-//!   is started again once if it dies, and is stopped (with everything it started) on quit.
-//! - A server that fails says why: the error, and the last lines it wrote to stderr.
+//!   is started again once if it dies, and is stopped (with everything it started) on quit,
+//!   and as soon as a start fails or runs out of time.
+//! - A program gets a short list of Ponder's environment variables (`PATH`, `HOME`, the
+//!   locale, temporary and XDG folders, the display…) and the values the user gave it: never
+//!   an API key or a token from Ponder's environment.
+//! - An HTTP server's headers and a call's arguments go to its own origin only: a redirect
+//!   elsewhere is refused, as for providers.
+//! - A server that fails says why: the error, and the last lines it wrote to stderr (each
+//!   line and their number capped as they are read).
 //! - Every call has a deadline; a call that fails, hangs or returns too much becomes an
 //!   error result the model can read and recover from, never a failed turn.
 //! - Secret environment values and headers come from the OS keyring when the server starts
@@ -36,6 +43,15 @@ pub enum McpError {
     Call(String),
     #[error("the tool did not answer within {} s", .0.as_secs())]
     CallTimeout(Duration),
+    #[error(
+        "the server sent a message over {} MiB while the tool ran (its answer, most likely); Ponder does not read messages that large",
+        .0 / (1024 * 1024)
+    )]
+    TooLarge(usize),
+    #[error(
+        "the server redirected the request to another address (HTTP {0}); Ponder sends a server's headers and a call's arguments only to the address in its settings. If the server has moved, set its new URL in Settings → Tools"
+    )]
+    Redirected(u16),
     #[error("{0:?} is not a valid header")]
     BadHeader(String),
     #[error("the secret {name:?} could not be read from the keyring: {reason}")]

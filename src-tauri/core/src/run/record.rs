@@ -426,6 +426,9 @@ async fn record_step(
             Outcome::Failed(draft.take_finished(elapsed, None).0)
         }
     };
+    // Two calls under one id would share an approval and a result: settled before the step
+    // is written, so its calls, their results and the next request agree.
+    crate::tools::make_call_ids_unique(&mut outcome.turn_mut().message);
     let status = match &outcome {
         Outcome::Done(_) => MessageStatus::Complete,
         Outcome::Failed(_) => MessageStatus::Error,

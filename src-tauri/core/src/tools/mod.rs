@@ -8,13 +8,16 @@
 //!   do not match the tool's schema, a denial, a timeout, a server that fails: each becomes
 //!   an error result the model reads, so it can go on another way.
 //! - A result too long for a context window is cut, and says so.
+//! - Each call of a step has an id of its own: its own approval card and its own result.
 
 mod approval;
 mod choice;
+mod ids;
 mod names;
 mod run;
 
 pub use approval::{ApprovalRequest, Approver, Decision, Permissions};
 pub use choice::ToolChoice;
+pub use ids::make_call_ids_unique;
 pub use names::{OfferedTool, Toolbox};
 pub use run::{LIMITS, Limits, McpTools, ToolHost};

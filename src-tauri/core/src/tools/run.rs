@@ -21,6 +21,9 @@ pub struct Limits {
     pub max_result_chars: usize,
     /// The largest image (base64 bytes) sent on; larger ones are named, not sent.
     pub max_image_bytes: usize,
+    /// The most a whole result may carry (text and base64 bytes): a result is stored and sent
+    /// with every later step, and any number of images may each be under the limit above.
+    pub max_result_bytes: usize,
 }
 
 pub const LIMITS: Limits = Limits {
@@ -28,6 +31,7 @@ pub const LIMITS: Limits = Limits {
     call_timeout: Duration::from_secs(60),
     max_result_chars: 100_000,
     max_image_bytes: 5 * 1024 * 1024,
+    max_result_bytes: 20 * 1024 * 1024,
 };
 
 impl Limits {
@@ -200,7 +204,41 @@ fn bound(result: &mut ToolResult, limits: &Limits) {
             ToolContent::Image { .. } => {}
         }
     }
+    cut |= keep_within_total(result, limits.max_result_bytes);
     result.is_error |= cut;
+}
+
+/// Keeps the result's first parts that fit in `max_bytes` in all and names what was left out;
+/// true when something was.
+fn keep_within_total(result: &mut ToolResult, max_bytes: usize) -> bool {
+    let size = |item: &ToolContent| match item {
+        ToolContent::Text { text } => text.len(),
+        ToolContent::Image { data, .. } => data.len(),
+    };
+    let mut total = 0usize;
+    let fits = result
+        .content
+        .iter()
+        .take_while(|item| {
+            total += size(item);
+            total <= max_bytes
+        })
+        .count();
+    if fits == result.content.len() {
+        return false;
+    }
+    let left_out: Vec<ToolContent> = result.content.drain(fits..).collect();
+    let bytes: usize = left_out.iter().map(size).sum();
+    result.content.push(ToolContent::Text {
+        text: format!(
+            "[Ponder left out the rest of this result, {} more {} ({:.1} MiB): a tool result may carry at most {} MiB in all]",
+            left_out.len(),
+            if left_out.len() == 1 { "part" } else { "parts" },
+            bytes as f64 / (1024.0 * 1024.0),
+            max_bytes / (1024 * 1024)
+        ),
+    });
+    true
 }
 
 #[cfg(test)]
@@ -262,5 +300,35 @@ mod tests {
         );
         assert!(matches!(&result.content[2], ToolContent::Image { .. }));
         assert!(result.is_error, "part of an answer is not all of it");
+    }
+
+    #[test]
+    fn a_result_is_cut_to_its_total_with_a_note_of_what_was_left_out() {
+        let limits = Limits {
+            max_image_bytes: 8,
+            max_result_bytes: 20,
+            ..LIMITS
+        };
+        let image = || ToolContent::Image {
+            mime_type: "image/png".into(),
+            data: "AAAAAAAA".into(),
+        };
+        let mut result = ToolResult {
+            call_id: "c".into(),
+            name: "t".into(),
+            content: vec![image(), image(), image(), image()],
+            is_error: false,
+            duration_ms: None,
+        };
+        bound(&mut result, &limits);
+        assert_eq!(result.content.len(), 3, "two images and the note");
+        let ToolContent::Text { text } = &result.content[2] else {
+            panic!("{:?}", result.content[2])
+        };
+        assert!(
+            text.contains("left out the rest of this result, 2 more parts"),
+            "{text}"
+        );
+        assert!(result.is_error);
     }
 }
