@@ -2,8 +2,9 @@
 // conversation title, a question, a thought, a tool call and its result, an answer and a
 // provider error message is imported with the command line, then every conversation is opened
 // in WebKitGTK with all thoughts shown. No payload may run script, navigate or make a request
-// (the resource timing entries count them; what the CSP blocked is reported apart), and the
-// text around each one must stay readable.
+// (the resource timing entries count them, and the loopback server every URL-bearing payload
+// points at counts every connection; what the CSP blocked is reported apart), and the text
+// around each one must stay readable.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,16 +14,18 @@ import { after, before, describe, it } from 'node:test';
 
 import { startDriver, waitFor } from '../support/app.mjs';
 import { repoRoot } from '../support/paths.mjs';
-import { SPRUNG, TRAPS, backup, markers, payloads } from '../support/xss.mjs';
+import { SPRUNG, TRAPS, backup, markers, payloads, seenAfter, watchRequests } from '../support/xss.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
 
 let home;
 let driver;
+let watcher;
 let list;
 
 before(async () => {
-  list = await payloads();
+  watcher = await watchRequests();
+  list = await payloads(watcher.host);
   home = mkdtempSync(join(tmpdir(), 'ponder-e2e-xss-'));
   const dir = join(home, IDENTIFIER);
   mkdirSync(dir, { recursive: true });
@@ -36,6 +39,7 @@ before(async () => {
 
 after(async () => {
   await driver?.stop();
+  await watcher?.close();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
@@ -89,12 +93,21 @@ describe('the XSS corpus in the real app', () => {
         }
       }
       const sprung = await s.execute(SPRUNG);
+      const watched = await seenAfter(watcher);
+      const urls = list.filter((p) => p.source === 'urls').length;
       console.log(
-        `xss in the real app: ${list.length} payloads × 7 places; fired ${sprung.fired.length}, requests ${sprung.resources.length}, blocked by the CSP ${sprung.blocked.length}, unreadable ${unreadable.length}`,
+        `xss in the real app: ${list.length} payloads (${urls} URL-bearing) × 7 places; fired ${sprung.fired.length}, requests ${sprung.resources.length}, requests to the watched server ${watched.length}, blocked by the CSP ${sprung.blocked.length}, unreadable ${unreadable.length}`,
       );
       assert.deepEqual(sprung.fired, [], 'no payload ran script');
       assert.equal(sprung.moved, false, 'the window never navigated');
       assert.deepEqual(sprung.resources, [], 'no payload made a request');
+      assert.deepEqual(watched, [], 'no URL-bearing payload reached the watched server');
+      // The sanitizer alone keeps every address out: the CSP had none to block.
+      assert.deepEqual(
+        sprung.blocked.filter((b) => b.includes(watcher.host)),
+        [],
+        'no address of a URL-bearing payload was left for the CSP to block',
+      );
       assert.deepEqual(unreadable, [], 'every payload’s surroundings stay readable');
     } finally {
       await s.end().catch(() => {});
