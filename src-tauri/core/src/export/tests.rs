@@ -304,10 +304,7 @@ fn url_payloads(host: &str) -> Vec<String> {
     );
     let corpus: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    corpus
-        .iter()
-        .map(|p| p.replace("WATCHED", host))
-        .collect()
+    corpus.iter().map(|p| p.replace("WATCHED", host)).collect()
 }
 
 #[test]
@@ -345,7 +342,10 @@ fn url_bearing_payloads_come_out_as_text_in_html() {
             for tag in tags(&page) {
                 let name = tag.trim_start_matches("</").trim_start_matches('<');
                 let name = name.split([' ', '>']).next().unwrap();
-                assert!(allowed.contains(&name), "{mode}: the tag {tag} from {payload}");
+                assert!(
+                    allowed.contains(&name),
+                    "{mode}: the tag {tag} from {payload}"
+                );
                 assert!(
                     !tag.contains("watched.invalid") && !tag.contains("url("),
                     "{mode}: an address in the tag {tag} from {payload}"
