@@ -58,6 +58,7 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::app::app_info,
             commands::app::open_external,
+            commands::app::load_image,
             commands::app::startup_problems,
             commands::app::resolve_startup_problem,
             commands::app::quit,

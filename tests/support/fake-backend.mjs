@@ -929,6 +929,11 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       fake.opened = [...(fake.opened ?? []), url];
       return null;
     },
+    // The app fetches the image; here every address is a one-pixel PNG, and no request is made.
+    load_image: ({ url }) => {
+      if (!/^https:\/\//i.test(url)) fail('invalidInput', `Ponder loads images from https:// addresses only, not from “${url}”`);
+      return 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=';
+    },
     translate_preview: ({ provider: pid, model, choice, settings: s, conversationId }) => {
       const m = findModel(pid, model) ?? fail('notFound', `unknown model ${model}`);
       const level = m.levels.find((l) => l.choice === choice);

@@ -1,9 +1,11 @@
-// The XSS corpus and what the XSS suites share: the payloads (DOMPurify's test vectors and
-// Ponder's Markdown ones, see tests/fixtures/xss/SOURCES.md), each wrapped in markers that
-// must stay readable, the traps that notice a payload firing, and a backup file that puts
-// every payload into a history as a title, a question, a thought, a tool call and its result,
-// an answer and an error.
+// The XSS corpus and what the XSS suites share: the payloads (DOMPurify's test vectors,
+// Ponder's Markdown ones and its URL-bearing ones, see tests/fixtures/xss/SOURCES.md), each
+// wrapped in markers that must stay readable, the traps that notice a payload firing, the
+// loopback server every URL-bearing payload points at, and a backup file that puts every
+// payload into a history as a title, a question, a thought, a tool call and its result, an
+// answer and an error.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -11,18 +13,88 @@ import { repoRoot } from './paths.mjs';
 
 const DIR = join(repoRoot, 'tests', 'fixtures', 'xss');
 
-/** Every payload once: `{ n, source, text }`. */
-export async function payloads() {
+/** Where the URL-bearing payloads (`urls.json`) point: replaced by the watched server's host. */
+const WATCHED = /WATCHED/g;
+
+/**
+ * Every payload once: `{ n, source, text }`. `watched` is the host and port of
+ * `watchRequests()`: each URL-bearing payload's addresses go there, under `/p<n>/`, so a
+ * request names the payload that made it.
+ */
+export async function payloads(watched) {
+  if (!/^127\.0\.0\.1:\d+$/.test(watched ?? '')) throw new Error(`the watched server's host, not ${watched}`);
   const { default: vectors } = await import(pathToFileURL(join(DIR, 'dompurify-expect.mjs')).href);
-  const markdown = JSON.parse(readFileSync(join(DIR, 'markdown.json'), 'utf8'));
+  const read = (name) => JSON.parse(readFileSync(join(DIR, name), 'utf8'));
   const texts = [
     ...vectors.map((v) => ({ source: 'dompurify', text: v.payload })),
-    ...markdown.map((text) => ({ source: 'markdown', text })),
+    ...read('markdown.json').map((text) => ({ source: 'markdown', text })),
+    ...read('urls.json').map((text) => ({ source: 'urls', text })),
   ].filter((p) => typeof p.text === 'string' && p.text.trim() !== '');
   const seen = new Set();
   return texts
     .filter((p) => !seen.has(p.text) && seen.add(p.text))
-    .map((p, n) => ({ n, ...p }));
+    .map((p, n) => ({ n, ...p, text: p.text.replace(WATCHED, `${watched}/p${n}`) }));
+}
+
+/** A PNG of one transparent pixel: what the watched server answers over http. */
+export const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=',
+  'base64',
+);
+
+/**
+ * A loopback server for the URL-bearing payloads to point at: every connection to it is a
+ * request something in the page made, whatever the element, the scheme or the browser's own
+ * bookkeeping of it. Over http the request line is kept and a one-pixel PNG answered (so a
+ * load that gets through completes); over https only that a TLS hello came (it is never
+ * answered); a connection that sends nothing (a preconnect) counts too. Every answer closes
+ * its connection, so each request opens one. Resolves to { host, seen(), forget(), close() }.
+ */
+export async function watchRequests() {
+  const hits = [];
+  const open = new Set();
+  const server = createServer((socket) => {
+    const hit = { what: 'a connection that sent nothing' };
+    hits.push(hit);
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    socket.on('error', () => {});
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.once('data', (chunk) => {
+      if (chunk[0] === 0x16) {
+        hit.what = 'a TLS connection (https)';
+        socket.destroy();
+        return;
+      }
+      hit.what = chunk.toString('latin1').split('\r\n', 1)[0];
+      const head = `HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: ${PIXEL.length}\r\nConnection: close\r\n\r\n`;
+      socket.end(Buffer.concat([Buffer.from(head, 'latin1'), PIXEL]));
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    host: `127.0.0.1:${port}`,
+    /** What came so far, one line per connection. */
+    seen: () => hits.map((h) => h.what),
+    /** Forgets what came (after a control). */
+    forget: () => void hits.splice(0),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        for (const socket of open) socket.destroy();
+      }),
+  };
+}
+
+/** Waits `ms` and resolves to what the watched server has seen: a request a page makes on
+ * rendering is sent well within that. */
+export async function seenAfter(watcher, ms = 1500) {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return watcher.seen();
 }
 
 /** The markers around payload `n`: text that must survive rendering, whatever the payload. */

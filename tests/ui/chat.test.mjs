@@ -983,11 +983,20 @@ describe('long threads and untrusted output', () => {
     assert.equal(await page.evaluate(() => window.pwned), undefined);
     assert.deepEqual(problems, [], 'nothing was fetched before the click');
 
-    // One click allows that one image (served here by Playwright; nothing leaves the machine).
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=', 'base64');
-    await page.route('https://images.example.com/**', (route) => route.fulfill({ body: png, contentType: 'image/png' }));
+    // One click asks the app for that one image, which the page shows as data: it never
+    // loads an address itself (nothing leaves the machine: the fake backend answers).
+    const requests = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith('data:')) requests.push(req.url());
+    });
     await button.click();
-    await answer.locator('img[src="https://images.example.com/cat.png"]').waitFor();
+    const img = answer.locator('img[data-src="https://images.example.com/cat.png"]');
+    await img.waitFor();
+    assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
+    assert.equal(await img.getAttribute('alt'), 'a cat');
+    const asked = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'load_image').map((c) => c.args));
+    assert.deepEqual(asked, [{ url: 'https://images.example.com/cat.png' }]);
+    assert.deepEqual(requests, [], 'the page made no request for the image');
     await page.close();
   });
 });

@@ -2,7 +2,8 @@
 // question, a thought, a tool call's arguments and its result, an answer, a provider error
 // message and an export file name in the built UI, and in the standalone HTML file Ponder
 // exports. None may run script, navigate or make a request, and the text around each one must
-// stay readable.
+// stay readable. The URL-bearing payloads point at a loopback server that counts every
+// connection, so a request is seen whatever made it; a control shows it sees one.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,29 +14,51 @@ import { after, before, describe, it } from 'node:test';
 
 import { repoRoot } from '../support/paths.mjs';
 import { startBrowser } from '../support/ui-page.mjs';
-import { SPRUNG, TRAPS, backup, markers, payloads } from '../support/xss.mjs';
+import { SPRUNG, TRAPS, backup, markers, payloads, seenAfter, watchRequests } from '../support/xss.mjs';
 
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
 
 let browser;
+let watcher;
 let list;
 let file;
 
 before(async () => {
+  watcher = await watchRequests();
   browser = await startBrowser();
-  list = await payloads();
+  list = await payloads(watcher.host);
   file = backup(list);
 });
 
 after(async () => {
   await browser?.close();
+  await watcher?.close();
 });
 
 const run = (page, body) => page.evaluate(`(() => { ${body} })()`);
 
+/** A table with a background on the watched server, as the old sanitizer let one through. */
+const control = (path) => `<table background="http://${watcher.host}/${path}/control.png"><tr><td>control</td></tr></table>`;
+
+/** Resolves once the watched server has seen the control's request, then forgets it. */
+async function controlSeen(path) {
+  const deadline = Date.now() + 10_000;
+  while (!watcher.seen().some((line) => line.includes(`/${path}/control.png`))) {
+    assert.ok(Date.now() < deadline, `the watched server saw the control: ${watcher.seen().join('; ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  watcher.forget();
+}
+
 describe('the XSS corpus', () => {
   it(`has at least 150 payloads`, () => {
     assert.ok(list.length >= 150, `${list.length} payloads`);
+  });
+
+  it('has at least 60 URL-bearing payloads, each pointing at the watched server', () => {
+    const urls = list.filter((p) => p.source === 'urls');
+    assert.ok(urls.length >= 60, `${urls.length} URL-bearing payloads`);
+    for (const p of urls) assert.ok(p.text.includes(`${watcher.host}/p${p.n}/`), p.text);
   });
 
   it('fires nothing in the UI, and every payload’s surroundings stay readable', async () => {
@@ -53,6 +76,16 @@ describe('the XSS corpus', () => {
     await run(page, 'alert("control"); return true;');
     assert.deepEqual((await run(page, SPRUNG)).fired, ['alert(control)']);
     await run(page, 'window.__xssFired.length = 0; return true;');
+    // So does the watched server: markup put in the page unsanitized loads from it.
+    await page.evaluate((html) => {
+      const div = document.createElement('div');
+      div.id = 'control';
+      div.innerHTML = html;
+      document.body.append(div);
+    }, control('ui'));
+    await controlSeen('ui');
+    await page.evaluate(() => document.getElementById('control')?.remove());
+    requests.length = 0;
     const unreadable = [];
     const sidebar = page.getByTestId('conversation');
     await sidebar.first().waitFor();
@@ -95,12 +128,15 @@ describe('the XSS corpus', () => {
       await page.getByText(`Exported to`).filter({ hasText: open }).waitFor();
     }
     const sprung = await run(page, SPRUNG);
+    const watched = await seenAfter(watcher);
+    const urls = list.filter((p) => p.source === 'urls').length;
     console.log(
-      `xss in Chromium: ${list.length} payloads × 8 places; fired ${sprung.fired.length}, requests ${requests.length}, unreadable ${unreadable.length}`,
+      `xss in Chromium: ${list.length} payloads (${urls} URL-bearing) × 8 places; fired ${sprung.fired.length}, requests ${requests.length}, requests to the watched server ${watched.length}, unreadable ${unreadable.length}`,
     );
     assert.deepEqual(sprung.fired, [], 'no payload ran script');
     assert.equal(sprung.moved, false, 'the page never navigated');
     assert.deepEqual(requests, [], 'no payload made a request');
+    assert.deepEqual(watched, [], 'no URL-bearing payload reached the watched server');
     assert.deepEqual(unreadable, [], 'every payload’s surroundings stay readable');
     assert.deepEqual(problems.filter((p) => !p.startsWith('request off loopback')), []);
   });
@@ -127,6 +163,11 @@ describe('the XSS corpus', () => {
       });
       assert.equal(pages.length, list.length);
       const { page } = await browser.open({ backend: { settings: DEFAULTS } });
+      // The watched server sees a page that does load from it.
+      const controlPage = join(dir, 'control.html');
+      writeFileSync(controlPage, `<!DOCTYPE html><title>control</title>${control('export')}`);
+      await page.goto(pathToFileURL(controlPage).href);
+      await controlSeen('export');
       const requests = [];
       page.on('request', (req) => {
         if (!req.url().startsWith('file://')) requests.push(req.url());
@@ -143,9 +184,13 @@ describe('the XSS corpus', () => {
         const found = list.find((p) => text.includes(markers(p.n)[0]));
         if (!found || !text.includes(markers(found.n)[1])) unreadable.push(path);
       }
-      console.log(`xss in exported HTML: ${pages.length} files; fired ${fired.length}, requests ${requests.length}`);
+      const watched = await seenAfter(watcher);
+      console.log(
+        `xss in exported HTML: ${pages.length} files; fired ${fired.length}, requests ${requests.length}, requests to the watched server ${watched.length}`,
+      );
       assert.deepEqual(fired, []);
       assert.deepEqual(requests, []);
+      assert.deepEqual(watched, [], 'no URL-bearing payload reached the watched server');
       assert.deepEqual(unreadable, []);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ pub mod paths;
 pub mod prices;
 pub mod providers;
 pub mod reasoning;
+pub mod remote_image;
 pub mod run;
 pub mod secrets;
 pub mod store;

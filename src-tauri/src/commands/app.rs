@@ -32,6 +32,22 @@ pub fn open_external(app: AppHandle, url: String) -> Result<(), IpcError> {
     })
 }
 
+/// An image from an answer or a thought, fetched because the user clicked its "Load image"
+/// button, as a `data:` URL: the window itself loads no image from the network (its content
+/// security policy in `tauri.conf.json`), so nothing in a message can make a request unasked.
+#[tauri::command]
+pub async fn load_image(url: String) -> Result<String, IpcError> {
+    use ponder_core::remote_image::{ImageError, fetch_as_data_url};
+
+    fetch_as_data_url(&url).await.map_err(|err| {
+        let code = match err {
+            ImageError::Address(_) => IpcErrorCode::InvalidInput,
+            _ => IpcErrorCode::Network,
+        };
+        IpcError::new(code, err.to_string())
+    })
+}
+
 /// Files Ponder could not use at start-up; the window shows them before anything else.
 #[tauri::command(async)]
 pub fn startup_problems(state: State<'_, AppState>) -> Vec<StartupProblem> {

@@ -498,6 +498,7 @@ arguments: string, } | { "type": "nextStep", toolMessageId: string, messageId: s
 export interface Commands {
   app_info: { args: Record<string, never>; result: About };
   open_external: { args: { url: string }; result: null };
+  load_image: { args: { url: string }; result: string };
   startup_problems: { args: Record<string, never>; result: Array<StartupProblem> };
   resolve_startup_problem: { args: { file: ProblemFile; remedy: Remedy }; result: Array<StartupProblem> };
   quit: { args: Record<string, never>; result: null };

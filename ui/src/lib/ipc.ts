@@ -158,6 +158,8 @@ export const ipc = {
   refreshModels: () => call('refresh_models'),
   /** Opens a link in the system's browser (only http and https). */
   openExternal: (url: string) => call('open_external', { url }),
+  /** An image the user asked for, fetched by the app, as a `data:` URL. */
+  loadImage: (url: string) => call('load_image', { url }),
   setConversationModel: (id: string, provider: string, model: string) =>
     call('set_conversation_model', { id, provider, model }),
   /** What a choice sends; with a conversation, also its effective context tokens. */

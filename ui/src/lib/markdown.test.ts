@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
 import { describe, expect, it, vi } from 'vitest';
 
 import {
   FAST_TOKENIZER,
+  keepsAttribute,
   maySetextHeading,
   prerenderMarkdown,
   remoteHost,
@@ -17,6 +21,33 @@ function dom(html: string): HTMLElement {
   const div = document.createElement('div');
   div.innerHTML = html;
   return div;
+}
+
+/** The URL-bearing payloads of the XSS corpus, their addresses on `host`. */
+function urlPayloads(host: string): string[] {
+  const file = join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'xss', 'urls.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as string[]).map((text) => text.replace(/WATCHED/g, host));
+}
+
+/**
+ * Every place in rendered HTML that names `host`, as `tag@attribute`, but the ones Ponder
+ * writes itself: a link (its address, and its title that shows the address) and the
+ * button that loads an image when clicked. An inline `data:` image may name it too: an
+ * image (an SVG one included) loads nothing of its own.
+ */
+function addressesTo(html: string, host: string): string[] {
+  const ours = new Set(['a@href', 'a@title', 'button@data-src', 'button@title']);
+  const found: string[] = [];
+  for (const el of Array.from(dom(html).querySelectorAll('*'))) {
+    const inline = el.localName === 'img' && (el.getAttribute('src') ?? '').startsWith('data:image/');
+    for (const attr of Array.from(el.attributes)) {
+      const where = `${el.localName}@${attr.name}`;
+      if (attr.value.toLowerCase().includes(host) && !ours.has(where) && !(inline && attr.name === 'src')) found.push(where);
+    }
+    if (el.localName === 'img' && !inline) found.push('img@src');
+    if (el.localName === 'style' || el.hasAttribute('style')) found.push(`${el.localName}: style`);
+  }
+  return found;
 }
 
 describe('renderMarkdown', () => {
@@ -60,6 +91,57 @@ describe('renderMarkdown', () => {
     expect(buttons.map((b) => b.textContent)).toEqual(['Load image from images.example.com', 'Load image from tracker.example']);
     expect(buttons[0]?.dataset.src).toBe('https://images.example.com/cat.png');
     expect(buttons[0]?.dataset.action).toBe('load-image');
+  });
+
+  it('keeps no address but a link’s and an image’s, which it rewrites', () => {
+    const html = renderMarkdown(
+      [
+        '<table background="https://watched.example/table.png"><tr><td background="//watched.example/td.png">cell</td></tr></table>',
+        '<blockquote cite="https://watched.example/cite">quoted</blockquote>',
+        '<a href="https://watched.example/page" ping="https://watched.example/ping">link</a>',
+        '<img alt="mapped" usemap="#m"><map name="m"><area href="https://watched.example/area" shape="default"></map>',
+        '<img src="https://watched.example/cat.png" longdesc="https://watched.example/long" alt="cat">',
+        '<div xmlns="https://watched.example/ns" background="https://watched.example/div.png">div</div>',
+      ].join('\n\n'),
+    );
+    expect(addressesTo(html, 'watched.example')).toEqual([]);
+    const root = dom(html);
+    expect(root.querySelector('table')?.textContent).toBe('cell');
+    expect(root.querySelector('blockquote')?.textContent).toBe('quoted');
+    expect(root.querySelector('a')?.getAttribute('href')).toBe('https://watched.example/page');
+    expect(root.querySelector<HTMLButtonElement>('button.image-blocked')?.dataset.src).toBe('https://watched.example/cat.png');
+  });
+
+  it('keeps an address attribute only on the one element Ponder rewrites it for', () => {
+    expect(keepsAttribute('a', 'href')).toBe(true);
+    expect(keepsAttribute('img', 'src')).toBe(true);
+    for (const [tag, name] of [
+      ['area', 'href'],
+      ['track', 'src'],
+      ['a', 'ping'],
+      ['table', 'background'],
+      ['td', 'background'],
+      ['video', 'poster'],
+      ['blockquote', 'cite'],
+      ['img', 'srcset'],
+      ['img', 'lowsrc'],
+      ['img', 'longdesc'],
+      ['img', 'usemap'],
+      ['div', 'xmlns'],
+      ['button', 'formaction'],
+      ['object', 'data'],
+    ]) {
+      expect(keepsAttribute(tag as string, name as string), `${tag}@${name}`).toBe(false);
+    }
+    expect(keepsAttribute('td', 'align')).toBe(true);
+    expect(keepsAttribute('span', 'aria-label')).toBe(true);
+  });
+
+  it('leaves no address of the XSS corpus’s URL payloads in the page', () => {
+    const payloads = urlPayloads('127.0.0.1:9');
+    expect(payloads.length).toBeGreaterThanOrEqual(60);
+    const found = payloads.flatMap((payload) => addressesTo(renderMarkdown(payload), '127.0.0.1:9').map((w) => `${w} in ${payload}`));
+    expect(found).toEqual([]);
   });
 
   it('keeps inline data images, which need no network', () => {

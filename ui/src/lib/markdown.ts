@@ -1,8 +1,8 @@
 // Markdown for model output, which is untrusted: marked turns it into HTML, DOMPurify keeps
-// only plain HTML (no scripts, inline handlers, styles, forms, frames or javascript: URLs),
-// and then, on the sanitized tree, code is highlighted (see `highlightCode`), code blocks get
-// a header with a copy button and remote images become a button that loads them only when
-// clicked.
+// only plain HTML (no scripts, inline handlers, styles, forms, frames, javascript: URLs, and
+// no address but a link's and an image's, see `KEPT_ATTRIBUTES`), and then, on the sanitized
+// tree, code is highlighted (see `highlightCode`), code blocks get a header with a copy
+// button and remote images become a button that loads them only when clicked.
 import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -158,6 +158,69 @@ const PURIFY: Parameters<typeof DOMPurify.sanitize>[1] = {
   RETURN_DOM: true,
 };
 
+/**
+ * The only attributes kept, whatever DOMPurify's own lists allow: what plain HTML needs to
+ * read as written, none of which takes an address. An address in the page is a request the
+ * page makes without a click (`<table background>`, `<video poster>`, `<blockquote cite>` in
+ * some engines…), and with it a reader's IP address and what they are reading leave the
+ * machine. `ADDRESSES` are the two exceptions, each on one element and each rewritten by
+ * `enhance`: a link's `href` (opened outside the window, never in it) and an image's `src`
+ * (a button until the user asks for the image).
+ */
+const KEPT_ATTRIBUTES = new Set<string>([
+  'align',
+  'alt',
+  'bgcolor',
+  'border',
+  'cellpadding',
+  'cellspacing',
+  'class',
+  'clear',
+  'color',
+  'cols',
+  'colspan',
+  'datetime',
+  'dir',
+  'face',
+  'headers',
+  'height',
+  'hidden',
+  'high',
+  'label',
+  'lang',
+  'low',
+  'max',
+  'min',
+  'noshade',
+  'nowrap',
+  'open',
+  'optimum',
+  'reversed',
+  'role',
+  'rowspan',
+  'scope',
+  'size',
+  'span',
+  'start',
+  'summary',
+  'title',
+  'translate',
+  'type',
+  'valign',
+  'value',
+  'width',
+]);
+const ADDRESSES = new Map<string, string>([
+  ['href', 'a'],
+  ['src', 'img'],
+]);
+
+/** Whether the sanitizer keeps attribute `name` on element `tag` (both lower case). */
+export function keepsAttribute(tag: string, name: string): boolean {
+  if (ADDRESSES.has(name)) return ADDRESSES.get(name) === tag;
+  return KEPT_ATTRIBUTES.has(name) || /^aria-[a-z-]+$/.test(name);
+}
+
 /** Tags of inline HTML shown literally: everything the sanitizer removes, and every element
  * whose content the browser reads as raw text or in another namespace. */
 const SHOWN_AS_TEXT = new Set<string>([
@@ -190,6 +253,9 @@ let configured = false;
 function purify(html: string): HTMLElement | null {
   if (!configured) {
     DOMPurify.setConfig(PURIFY);
+    DOMPurify.addHook('uponSanitizeAttribute', (node, event) => {
+      if (!keepsAttribute(node.nodeName.toLowerCase(), event.attrName)) event.keepAttr = false;
+    });
     configured = true;
   }
   return DOMPurify.sanitize(html) as unknown as HTMLElement | null;

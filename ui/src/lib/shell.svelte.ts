@@ -4,6 +4,8 @@ import { applyTheme, isTheme, rememberedTheme } from './theme';
 import type { About, AppSettings, StartupProblem, Theme } from './types';
 
 export class Shell {
+  /** Images the user asked for, by address: fetched once, however often they are shown. */
+  #images = new Map<string, Promise<string>>();
   about = $state<About | null>(null);
   theme = $state<Theme>(rememberedTheme());
   error = $state<AppError | null>(null);
@@ -44,6 +46,21 @@ export class Shell {
   /** Opens a web link in the system's browser; the app's own window never navigates. */
   openExternal(url: string): Promise<null> {
     return ipc.openExternal(url);
+  }
+
+  /**
+   * An image from a message, as a `data:` URL: the window loads none from the network itself
+   * (its CSP), so the app fetches it, and only once the user has clicked. A failed one is
+   * forgotten, to be asked for again.
+   */
+  loadImage(url: string): Promise<string> {
+    let image = this.#images.get(url);
+    if (!image) {
+      image = ipc.loadImage(url);
+      this.#images.set(url, image);
+      image.catch(() => this.#images.delete(url));
+    }
+    return image;
   }
 
   async quit(): Promise<void> {

@@ -246,14 +246,19 @@ pub(super) fn primes() -> ConversationRecord {
 
 /// Script, an image with `onerror` and a `javascript:` link in everything a model or user sets.
 pub(super) fn hostile() -> ConversationRecord {
+    hostile_with(HOSTILE)
+}
+
+/// `said` (`HOSTILE`, or any payload) in everything a model or user sets.
+pub(super) fn hostile_with(said: &str) -> ConversationRecord {
     let id = "666f6f3c7363726970743e0000000001";
     let conversation = Conversation {
         id: id.to_owned(),
-        title: HOSTILE.to_owned(),
+        title: said.to_owned(),
         created_at: T0,
         updated_at: T0,
-        provider: Some(HOSTILE.to_owned()),
-        model: Some(HOSTILE.to_owned()),
+        provider: Some(said.to_owned()),
+        model: Some(said.to_owned()),
         settings: ReasoningSettings::default(),
         pinned: false,
         archived: false,
@@ -262,45 +267,45 @@ pub(super) fn hostile() -> ConversationRecord {
     let mut answer = assistant(
         id,
         1,
-        &format!("\"><{HOSTILE}"),
-        HOSTILE,
+        &format!("\"><{said}"),
+        said,
         Choice::HIGH,
         vec![
             Part::Thinking(ThinkingBlock {
-                text: format!("{HOSTILE}\n</details></div><script>alert(2)</script>"),
+                text: format!("{said}\n</details></div><script>alert(2)</script>"),
                 source: Some(ThoughtSource::Thinking),
                 duration_ms: Some(1_000),
                 ..ThinkingBlock::default()
             }),
             Part::Thinking(ThinkingBlock {
-                text: format!("summary {HOSTILE}"),
+                text: format!("summary {said}"),
                 source: Some(ThoughtSource::Summary),
                 ..ThinkingBlock::default()
             }),
             Part::Thinking(ThinkingBlock {
                 source: Some(ThoughtSource::Thinking),
-                redacted: Some(HOSTILE.to_owned()),
+                redacted: Some(said.to_owned()),
                 ..ThinkingBlock::default()
             }),
             Part::ToolCall(ToolCall {
-                id: HOSTILE.to_owned(),
-                name: HOSTILE.to_owned(),
-                arguments: format!("\"</div>{HOSTILE}"),
+                id: said.to_owned(),
+                name: said.to_owned(),
+                arguments: format!("\"</div>{said}"),
             }),
             text(&format!(
-                "{HOSTILE}\n![y](javascript:alert(1))\n<a href=\"javascript:alert(1)\">click</a>\n<svg onload=alert(1)>\n<iframe src=\"javascript:alert(1)\"></iframe>"
+                "{said}\n![y](javascript:alert(1))\n<a href=\"javascript:alert(1)\">click</a>\n<svg onload=alert(1)>\n<iframe src=\"javascript:alert(1)\"></iframe>"
             )),
         ],
     );
     answer.status = MessageStatus::Error;
-    answer.error_code = Some(HOSTILE.to_owned());
-    answer.error_message = Some(HOSTILE.to_owned());
+    answer.error_code = Some(said.to_owned());
+    answer.error_message = Some(said.to_owned());
     answer.stop = Some(StopReason::Other {
-        reason: HOSTILE.to_owned(),
+        reason: said.to_owned(),
     });
     ConversationRecord {
         conversation,
-        messages: vec![user(id, 0, HOSTILE), answer],
+        messages: vec![user(id, 0, said), answer],
     }
 }
 

@@ -1,5 +1,5 @@
 //! The HTML page: one standalone file that opens offline. No scripts at all, inline CSS,
-//! a Content-Security-Policy that forbids everything but that CSS, and everything from users
+//! a Content-Security-Policy that forbids everything but that CSS (`POLICY`), and everything from users
 //! and models — titles, text, thoughts, model names, errors — escaped and shown as plain text
 //! with its line breaks. Model output is untrusted: no link or image is ever made from it.
 
@@ -43,12 +43,18 @@ section.thought .thought-label{margin-bottom:.5rem}
 footer{color:var(--muted);font-size:.75rem;padding-top:1rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 ";
 
+/// Nothing but the inline style: no fetch of any kind (`default-src`), and neither a base
+/// address nor a form target, which `default-src` does not cover.
+pub(super) const POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
     let title = escape(&title(conv));
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
+    let _ = writeln!(
+        out,
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">"
     );
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str("<meta name=\"referrer\" content=\"no-referrer\">\n");

@@ -1,6 +1,8 @@
 use serde_json::{Value, json};
 
-use super::fixtures::{HOSTILE, PRIMES_ID, T0, hostile, primes, store_with, versions};
+use super::fixtures::{
+    HOSTILE, PRIMES_ID, T0, hostile, hostile_with, primes, store_with, versions,
+};
 use super::*;
 use crate::chat::{Origin, Replay, Role, ThoughtSource, Usage};
 use crate::reasoning::choice::Choice;
@@ -175,7 +177,7 @@ fn html_is_a_standalone_page_with_thoughts_shaded_for_both_schemes() {
     let page = html(&conv, &messages, Thoughts::Details);
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"
     ));
     assert!(page.contains("@media (prefers-color-scheme:dark)"));
     assert!(page.contains(".thought{font-style:italic;background:var(--thought)"));
@@ -291,6 +293,73 @@ fn hostile_content_comes_out_inert_in_html() {
         md.contains("&lt;/details></div><script>alert(2)"),
         "a thought cannot close its fold: {md}"
     );
+}
+
+/// The URL-bearing payloads of the XSS corpus (`tests/fixtures/xss/urls.json`), their
+/// addresses on `host`.
+fn url_payloads(host: &str) -> Vec<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/xss/urls.json"
+    );
+    let corpus: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    corpus.iter().map(|p| p.replace("WATCHED", host)).collect()
+}
+
+#[test]
+fn the_exported_page_forbids_fetches_a_base_address_and_form_targets() {
+    let (conv, messages) = primes_read();
+    let page = html(&conv, &messages, Thoughts::Details);
+    let policy = page
+        .split("<meta http-equiv=\"Content-Security-Policy\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    let directives: Vec<&str> = policy.split(';').map(str::trim).collect();
+    for directive in [
+        "default-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ] {
+        assert!(directives.contains(&directive), "{directive} in {policy}");
+    }
+}
+
+#[test]
+fn url_bearing_payloads_come_out_as_text_in_html() {
+    let payloads = url_payloads("watched.invalid");
+    assert!(payloads.len() >= 60, "{} payloads", payloads.len());
+    let allowed = [
+        "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "header", "h1", "p", "main",
+        "article", "h2", "span", "div", "details", "summary", "section", "code", "footer",
+    ];
+    for payload in &payloads {
+        let (_store, read) = store_with(&[hostile_with(payload)]);
+        let (conv, messages) = (&read[0].conversation, &read[0].messages);
+        for mode in Thoughts::ALL {
+            let page = html(conv, messages, mode);
+            for tag in tags(&page) {
+                let name = tag.trim_start_matches("</").trim_start_matches('<');
+                let name = name.split([' ', '>']).next().unwrap();
+                assert!(
+                    allowed.contains(&name),
+                    "{mode}: the tag {tag} from {payload}"
+                );
+                assert!(
+                    !tag.contains("watched.invalid") && !tag.contains("url("),
+                    "{mode}: an address in the tag {tag} from {payload}"
+                );
+            }
+            // The title, on one line, is all there as text.
+            let one_line = payload.split_whitespace().collect::<Vec<_>>().join(" ");
+            let escaped = html::escape(&one_line);
+            assert!(
+                page.contains(&format!("<h1>{escaped}</h1>")),
+                "{mode}: {payload} shown as text"
+            );
+        }
+    }
 }
 
 // ---- Round trips ------------------------------------------------------------------------
