@@ -322,10 +322,11 @@ pub async fn read_body(
 }
 
 /// [`read_body`] for a body that must be whole to be read at all: one over `limit` is an
-/// error that says so.
+/// error that names `what` was read ("the Copilot token exchange was over 1 MiB").
 pub async fn read_whole_body(
     response: &mut reqwest::Response,
     provider: &str,
+    what: &str,
     limit: usize,
     config: &HttpConfig,
     cancel: &CancellationToken,
@@ -335,12 +336,21 @@ pub async fn read_whole_body(
         return Err(AttemptError::Failed(ProviderError::decode(
             provider,
             format!(
-                "the response was larger than {} MiB; Ponder stops reading there",
-                limit / (1024 * 1024)
+                "{what} was over {}; Ponder stops reading at that size",
+                size(limit)
             ),
         )));
     }
     Ok(body.bytes)
+}
+
+/// `1 MiB`, `64 KiB`.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
+    }
 }
 
 /// Reads the next piece of a streaming body, or `None` at its end.

@@ -112,7 +112,15 @@ pub async fn list_live(
     let status = response.status().as_u16();
     let mut response = response;
     let body = if (200..300).contains(&status) {
-        http::read_whole_body(&mut response, id, http::MAX_WHOLE_BODY, config, cancel).await?
+        http::read_whole_body(
+            &mut response,
+            id,
+            "the model list",
+            http::MAX_WHOLE_BODY,
+            config,
+            cancel,
+        )
+        .await?
     } else {
         http::read_body(&mut response, id, http::MAX_ERROR_BODY, config, cancel)
             .await?

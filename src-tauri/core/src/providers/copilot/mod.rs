@@ -18,7 +18,7 @@ use futures::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
 use crate::providers::error::{ProviderError, from_status};
-use crate::providers::http::{AttemptError, HttpConfig, network_error, next_chunk};
+use crate::providers::http::{AttemptError, HttpConfig, network_error, read_whole_body};
 
 /// Who is asking, in the form GitHub's Copilot endpoints expect of an editor.
 pub const USER_AGENT: &str = concat!("Ponder/", env!("CARGO_PKG_VERSION"));
@@ -106,36 +106,19 @@ pub(crate) async fn fetch(
         },
     };
     let status = response.status().as_u16();
-    let mut body = Vec::new();
-    loop {
-        let chunk = match next_chunk(&mut response, error::PROVIDER, config, cancel).await {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => break,
-            Err(AttemptError::Cancelled) => return Err(CopilotError::Cancelled),
-            Err(AttemptError::Failed(error)) => return Err(error.into()),
-        };
-        if body.len() + chunk.len() > answer.max {
-            return Err(ProviderError::decode(
-                error::PROVIDER,
-                format!(
-                    "{} was over {}; Ponder stops reading at that size",
-                    answer.what,
-                    size(answer.max)
-                ),
-            )
-            .into());
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok((status, body))
-}
-
-/// `1 MiB`, `64 KiB`.
-fn size(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{} KiB", bytes >> 10)
+    let read = read_whole_body(
+        &mut response,
+        error::PROVIDER,
+        answer.what,
+        answer.max,
+        config,
+        cancel,
+    )
+    .await;
+    match read {
+        Ok(body) => Ok((status, body)),
+        Err(AttemptError::Cancelled) => Err(CopilotError::Cancelled),
+        Err(AttemptError::Failed(error)) => Err(error.into()),
     }
 }
 
