@@ -10,7 +10,8 @@ writes a small, dated copy next to the catalog, with LiteLLM's licence beside it
     python3 tools/refresh-models.py              # the pinned release
     python3 tools/refresh-models.py --version X  # another release (then pin it below)
 
-Only the data is copied; which reasoning rule applies to an id stays in catalog.json.
+Only the data is copied. A hand-written rule in catalog.json says how an id thinks where the
+data cannot (budgets, replay); elsewhere the catalog derives the rule from these facts.
 """
 
 import argparse
@@ -79,6 +80,25 @@ def release_date(date: str):
         return None
 
 
+# LiteLLM's facts about how a model reasons, kept as they are: the catalog derives a thinking
+# rule from them (and the provider's dialect) where no hand-written rule covers the id.
+THINKING_FACTS = (
+    "supports_adaptive_thinking",
+    "supports_none_reasoning_effort",
+    "supports_minimal_reasoning_effort",
+    "supports_low_reasoning_effort",
+    "supports_xhigh_reasoning_effort",
+    "supports_max_reasoning_effort",
+    "thinking_always_on",
+    "reasoning_effort_levels",
+    "default_reasoning_effort",
+)
+
+
+def thinking_facts(facts: dict) -> dict:
+    return {key: facts[key] for key in THINKING_FACTS if facts.get(key) is not None}
+
+
 def trim(raw: dict) -> list:
     models = {}
     for key, facts in raw.items():
@@ -101,6 +121,7 @@ def trim(raw: dict) -> list:
             "max_output": max_output,
             "reasoning": bool(facts.get("supports_reasoning")),
             "responses_only": facts.get("mode") == "responses",
+            "thinking": thinking_facts(facts),
             "released": None,
             "retires": facts.get("deprecation_date"),
             "price": {

@@ -354,9 +354,12 @@ pub struct ModelView {
     pub shows: String,
     /// The provider needs a key and none is stored.
     pub needs_key: bool,
-    /// False when no rule covers the id and it may reason: it gets the provider's generic
-    /// rule and the picker says "thinking support unknown".
+    /// False when no source knows the id (no hand rule, nothing in the model list or the
+    /// provider's live list): it gets the provider's generic rule and the picker says
+    /// "thinking support unknown".
     pub known: bool,
+    /// Where its thinking rule comes from: a hand rule, derived from the model list, or none.
+    pub rule: ponder_core::reasoning::catalog::RuleSource,
     /// Where the id comes from.
     pub source: ModelSource,
     /// The day its newest snapshot came out (YYYY-MM-DD), where known.

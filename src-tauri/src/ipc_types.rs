@@ -15,7 +15,7 @@ use ponder_core::tools::{Decision, ToolChoice};
 
 use crate::commands::mcp::{ServerTools, ToolInfo};
 use ponder_core::providers::tokens::TokenCount;
-use ponder_core::reasoning::catalog::{ModelSource, Protocol};
+use ponder_core::reasoning::catalog::{ModelSource, Protocol, RuleSource};
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::overrides::{
     Caching, Mapping, ModelOverrides, ProviderOverrides, Scalar,
@@ -110,6 +110,7 @@ fn generated() -> String {
         declare::<About>(),
         // Models and providers
         declare::<ModelSource>(),
+        declare::<RuleSource>(),
         declare::<PriceFigures>(),
         declare::<ModelView>(),
         declare::<ProviderView>(),

@@ -202,6 +202,23 @@ fn models_lists_real_ids_with_level_meanings() {
         .collect();
     assert!(labels.contains(&"medium — 43,008 tokens"), "{labels:?}");
 
+    // Each model says where its rule came from; every listed model has one.
+    assert_eq!(opus["ruleSource"], "hand");
+    assert!(opus["ruleDocs"].as_str().unwrap().starts_with("https://"));
+    let kimi = list.iter().find(|m| m["model"] == "kimi-k3").unwrap();
+    assert_eq!(kimi["ruleSource"], "derived");
+    assert_eq!(kimi["rule"], Value::Null);
+    assert_eq!(
+        kimi["thinking"]["values"],
+        serde_json::json!(["low", "high", "max"])
+    );
+    let unknown: Vec<&str> = list
+        .iter()
+        .filter(|m| m["ruleSource"] == "none" || m["thinkingKnown"] == false)
+        .map(|m| m["model"].as_str().unwrap())
+        .collect();
+    assert!(unknown.is_empty(), "thinking support unknown: {unknown:?}");
+
     let text = run(&["models", "--provider", "google"]);
     assert!(text.status.success());
     let text = String::from_utf8(text.stdout).unwrap();

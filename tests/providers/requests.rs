@@ -42,6 +42,8 @@ const CASES: &[&str] = &[
     "switch_anthropic_to_deepseek_v4",
     "deepseek_reasoner_include",
     "deepseek_reasoner_default",
+    "deepseek_r1_include",
+    "copilot_gemini_opaque_tool_turn_default",
     "deepseek_v4_tool_turn_default",
     "kimi_k25_tool_turn_default",
     "gemini3_signatures_default",
@@ -914,6 +916,8 @@ fn reasoner_history() -> Vec<Message> {
     ]
 }
 
+/// DeepSeek's thinking mode behind `deepseek-reasoner` (V3.2 and later) answers 400 unless a
+/// tool-call turn's `reasoning_content` comes back with its calls.
 #[test]
 fn deepseek_reasoner_include() {
     let sent = send(
@@ -924,12 +928,14 @@ fn deepseek_reasoner_include() {
         include(),
         reasoner_history(),
     );
-    for message in assistants(&sent.request.body) {
-        assert!(message.get("reasoning_content").is_none());
-    }
-    assert_eq!(
-        sent.request.notices,
-        ["deepseek-reasoner rejects earlier reasoning, so it was left out"]
+    let sent_back = assistants(&sent.request.body);
+    assert_eq!(sent_back[0]["reasoning_content"], T1);
+    assert_eq!(sent_back[1]["reasoning_content"], T_TOOL);
+    assert!(sent_back[1]["tool_calls"].is_array());
+    assert!(
+        sent.request.notices.is_empty(),
+        "{:?}",
+        sent.request.notices
     );
     golden("deepseek_reasoner_include", &sent);
 }
@@ -944,11 +950,95 @@ fn deepseek_reasoner_default() {
         defaults(),
         reasoner_history(),
     );
+    let sent_back = assistants(&sent.request.body);
+    assert!(sent_back[0].get("reasoning_content").is_none());
+    assert_eq!(
+        sent_back[1]["reasoning_content"], T_TOOL,
+        "the tool-call turn carries its reasoning"
+    );
+    assert_eq!(
+        sent.request.notices,
+        ["Reasoning of tool-call turns was sent back: DeepSeek requires it"]
+    );
+    golden("deepseek_reasoner_default", &sent);
+}
+
+/// The original R1 answers 400 on any `reasoning_content` in its input.
+#[test]
+fn deepseek_r1_include() {
+    let turn = |thinking: &str, answer: &str| {
+        chat_turn(
+            "deepseek",
+            "deepseek-r1",
+            "deepseek-r1",
+            thinking,
+            answer,
+            None,
+        )
+    };
+    let history = vec![
+        user("At what temperature does water boil?"),
+        turn(T1, R1),
+        user("And in Fahrenheit?"),
+    ];
+    let sent = send(
+        "deepseek",
+        "deepseek-r1",
+        Choice::Default,
+        None,
+        include(),
+        history,
+    );
     for message in assistants(&sent.request.body) {
         assert!(message.get("reasoning_content").is_none());
     }
-    assert!(sent.request.notices.is_empty());
-    golden("deepseek_reasoner_default", &sent);
+    assert_eq!(
+        sent.request.notices,
+        ["deepseek-r1 rejects earlier reasoning, so it was left out"]
+    );
+    golden("deepseek_r1_include", &sent);
+}
+
+/// Copilot relays Gemini's thoughts as `reasoning_text` signed by `reasoning_opaque`; a tool
+/// loop must send both back on the turn that called, or the next request is refused.
+#[test]
+fn copilot_gemini_opaque_tool_turn_default() {
+    let turn = |thinking: &str, answer: &str, opaque: &str, tool: Option<(&str, &str, &str)>| {
+        let mut message = chat_turn(
+            "copilot",
+            "gemini-3.8-flash",
+            "gemini-3.8-flash",
+            thinking,
+            answer,
+            tool,
+        );
+        let replay = message.replay.as_mut().unwrap();
+        replay.content["reasoning_opaque"] = json!(opaque);
+        message
+    };
+    let history = vec![
+        user("At what temperature does water boil?"),
+        turn(T1, R1, "opaque-A-FAKE", None),
+        user("What is the weather in Paris?"),
+        turn(T_TOOL, "", "opaque-B-FAKE", Some(WEATHER_CALL)),
+        user("Also tell me in Celsius."),
+    ];
+    let sent = send(
+        "copilot",
+        "gemini-3.8-flash",
+        Choice::Default,
+        None,
+        defaults(),
+        history,
+    );
+    let sent_back = assistants(&sent.request.body);
+    assert!(sent_back[0].get("reasoning_opaque").is_none());
+    assert!(sent_back[0].get("reasoning_text").is_none());
+    assert_eq!(sent_back[1]["reasoning_opaque"], "opaque-B-FAKE");
+    assert_eq!(sent_back[1]["reasoning_text"], T_TOOL);
+    assert!(sent_back[1].get("reasoning_content").is_none());
+    assert!(has_notice(&sent, "sent back with its signature"));
+    golden("copilot_gemini_opaque_tool_turn_default", &sent);
 }
 
 #[test]

@@ -145,6 +145,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         shows: pid === 'openai' || pid === 'google' ? 'summary' : 'full',
         needsKey: p.needsKey && !p.hasKey,
         known: !added.has(`${pid}/${id}`),
+        rule: added.has(`${pid}/${id}`) ? 'none' : 'hand',
         source: added.has(`${pid}/${id}`) ? 'added' : pid === 'ollama' ? 'live' : 'catalog',
         released: null,
         levels,

@@ -122,6 +122,8 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
                         "maxOutput": model.max_output,
                         "thinking": model.thinking,
                         "thinkingKnown": !model.is_generic(),
+                        "ruleSource": model.rule,
+                        "ruleDocs": model.rule_source,
                         "shows": model.shows,
                         "replay": model.replay,
                         "default": model.default,
@@ -151,9 +153,9 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
         }
         for model in models {
             let kind = if model.is_generic() {
-                "thinking support unknown"
+                "thinking support unknown (no source knows this id)".to_owned()
             } else {
-                model.thinking.kind_name()
+                format!("{} ({})", model.thinking.kind_name(), model.rule.as_str())
             };
             writeln!(out, "  {:<34} {kind}", model.id)?;
             for level in level_options(model).iter().filter(|l| l.available) {

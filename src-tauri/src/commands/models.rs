@@ -77,6 +77,7 @@ pub fn model_view(
             .unwrap_or_default(),
         needs_key,
         known: !model.is_generic(),
+        rule: model.rule,
         source,
         released: model.listed.as_ref().and_then(|m| m.released.clone()),
         levels: level_options(model),

@@ -358,6 +358,8 @@ modelsDated: string, };
 
 export type ModelSource = "catalog" | "live" | "added";
 
+export type RuleSource = "hand" | "derived" | "none";
+
 export type PriceFigures = { input: number | null, output: number | null, cachedInput: number | null, reasoning: number | null, };
 
 export type ModelView = { provider: string, providerName: string, id: string, name: string, contextWindow: number, maxOutput: number, 
@@ -378,10 +380,15 @@ shows: string,
  */
 needsKey: boolean, 
 /**
- * False when no rule covers the id and it may reason: it gets the provider's generic
- * rule and the picker says "thinking support unknown".
+ * False when no source knows the id (no hand rule, nothing in the model list or the
+ * provider's live list): it gets the provider's generic rule and the picker says
+ * "thinking support unknown".
  */
 known: boolean, 
+/**
+ * Where its thinking rule comes from: a hand rule, derived from the model list, or none.
+ */
+rule: RuleSource, 
 /**
  * Where the id comes from.
  */

@@ -27,6 +27,7 @@ function model(provider: string, providerName: string, id: string, levels: Level
     shows: 'full',
     needsKey,
     known: true,
+    rule: 'hand',
     apiChoice: false,
     source: 'catalog',
     released: null,

@@ -67,6 +67,7 @@ export function typedModels(query: string, providers: readonly ProviderView[], m
       shows: 'none',
       needsKey: p.needsKey && !p.hasKey,
       known: false,
+      rule: 'none',
       source: 'added',
       released: null,
       listedPrice: null,

@@ -4,8 +4,10 @@
 //! entry, not a new code path. Its *rules* are id patterns, not ids: the longest matching
 //! pattern says how a model thinks (`gemini-2.5-flash-lite` wins over `gemini-2.5-flash`).
 //! Which ids exist, and their limits, come from [`ModelList`] (LiteLLM's data); the picker
-//! offers only those, the provider's live list and what the user typed. A model no rule covers
-//! gets its provider's generic rule and is marked "thinking support unknown".
+//! offers only those, the provider's live list and what the user typed. A listed id no hand
+//! rule covers gets a rule derived from the list's reasoning facts and its provider's dialect
+//! (`derive`); only an id no source knows gets the provider's generic rule and is marked
+//! "thinking support unknown".
 
 use std::sync::OnceLock;
 
@@ -225,6 +227,9 @@ pub enum ReplayRule {
     Verbatim,
     /// OpenRouter `reasoning_details`, unmodified and in order.
     ReasoningDetails,
+    /// GitHub Copilot's `reasoning_text` with its `reasoning_opaque` (the thought signature
+    /// of the Gemini and Claude models it relays), on the turns that carried them.
+    ReasoningOpaque,
     /// Optional; the server ignores or accepts it (local servers).
     Optional,
 }
@@ -256,6 +261,9 @@ pub struct ModelRule {
     /// Responses, its Claude models on Chat Completions).
     #[serde(default)]
     pub api: Option<ApiChoice>,
+    /// The page this rule was read from, where it is not the provider's own reasoning guide.
+    #[serde(default)]
+    pub source: Option<String>,
     #[serde(default)]
     pub notes: String,
 }
@@ -269,6 +277,9 @@ pub struct ProviderEntry {
     pub protocol: Protocol,
     pub dialect: Dialect,
     pub base_url: String,
+    /// The provider's guide to its reasoning parameters: where its hand rules come from.
+    #[serde(default)]
+    pub docs: Option<String>,
     /// The environment variable that may hold its API key (none for local servers).
     #[serde(default)]
     pub api_key_env: Option<String>,
@@ -339,17 +350,21 @@ pub struct ModelInfo {
     pub think_tags: bool,
     /// The API its family is sent to when the user chose none.
     pub api: Option<ApiChoice>,
-    /// The catalog pattern that matched; `None` when no rule covers the id.
+    /// The catalog pattern that matched; `None` when no hand rule covers the id.
     pub pattern: Option<String>,
+    /// Where the thinking rule comes from.
+    pub rule: RuleSource,
+    /// The document behind a hand rule: its own source, else the provider's guide.
+    pub rule_source: Option<String>,
     /// The model list's facts for this id, when it has them.
     pub listed: Option<ListedModel>,
 }
 
 impl ModelInfo {
-    /// Thinking support unknown: no rule covers the id and the model list does not say it
-    /// cannot reason, so the provider's generic rule applies.
+    /// Thinking support unknown: no hand rule covers the id and no source says how it
+    /// thinks, so the provider's generic rule applies.
     pub fn is_generic(&self) -> bool {
-        self.pattern.is_none() && self.listed.as_ref().is_none_or(|m| m.reasoning)
+        self.rule == RuleSource::None
     }
 }
 
@@ -429,6 +444,8 @@ impl Catalog {
                     think_tags: rule.think_tags,
                     api: rule.api,
                     pattern: Some(rule.pattern.clone()),
+                    rule: RuleSource::Hand,
+                    rule_source: rule.source.clone().or_else(|| provider.docs.clone()),
                     listed: own.cloned(),
                     provider,
                 })
@@ -436,7 +453,28 @@ impl Catalog {
             (None, Some(provider)) => {
                 let listed = list.get(&provider.id, model).cloned();
                 let generic = &provider.generic;
-                let reasons = listed.as_ref().is_none_or(|m| m.reasoning);
+                let derived = listed.as_ref().and_then(|m| derive::derive(provider, m));
+                let (thinking, shows, replay, default, interleaved_header, api, rule) =
+                    match derived {
+                        Some(d) => (
+                            d.thinking,
+                            d.shows,
+                            d.replay,
+                            d.default,
+                            d.interleaved_header,
+                            d.api,
+                            RuleSource::Derived,
+                        ),
+                        None => (
+                            generic.thinking.clone(),
+                            generic.shows,
+                            generic.replay,
+                            "unknown".to_owned(),
+                            false,
+                            None,
+                            RuleSource::None,
+                        ),
+                    };
                 Ok(ModelInfo {
                     id: model.to_owned(),
                     provider: provider.clone(),
@@ -445,22 +483,16 @@ impl Catalog {
                         .as_ref()
                         .map_or(generic.context_window, |m| m.max_input),
                     max_output: listed.as_ref().map_or(generic.max_output, |m| m.max_output),
-                    thinking: if reasons {
-                        generic.thinking.clone()
-                    } else {
-                        Thinking::None
-                    },
-                    shows: if reasons { generic.shows } else { Shows::None },
-                    replay: if reasons {
-                        generic.replay
-                    } else {
-                        ReplayRule::None
-                    },
-                    default: if reasons { "unknown" } else { "none" }.to_owned(),
-                    interleaved_header: false,
+                    thinking,
+                    shows,
+                    replay,
+                    default,
+                    interleaved_header,
                     think_tags: false,
-                    api: None,
+                    api,
                     pattern: None,
+                    rule,
+                    rule_source: None,
                     listed,
                 })
             }
@@ -523,9 +555,11 @@ fn pattern_matches(pattern: &str, id: &str) -> bool {
 }
 
 mod custom;
+mod derive;
 mod offer;
 
 pub use custom::{CustomProvider, CustomProviderError};
+pub use derive::RuleSource;
 pub use offer::{ModelSource, Offered};
 
 #[cfg(test)]

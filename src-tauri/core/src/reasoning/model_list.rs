@@ -19,6 +19,31 @@ pub struct Price {
     pub reasoning: Option<f64>,
 }
 
+/// LiteLLM's facts about how a model reasons, as it spells them. `None` is "not said", which
+/// is not "no": most entries say only `supports_reasoning`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkingFacts {
+    #[serde(rename = "supports_adaptive_thinking")]
+    pub adaptive: Option<bool>,
+    #[serde(rename = "supports_none_reasoning_effort")]
+    pub none: Option<bool>,
+    #[serde(rename = "supports_minimal_reasoning_effort")]
+    pub minimal: Option<bool>,
+    #[serde(rename = "supports_low_reasoning_effort")]
+    pub low: Option<bool>,
+    #[serde(rename = "supports_xhigh_reasoning_effort")]
+    pub xhigh: Option<bool>,
+    #[serde(rename = "supports_max_reasoning_effort")]
+    pub max: Option<bool>,
+    #[serde(rename = "thinking_always_on")]
+    pub always_on: Option<bool>,
+    /// The whole set of efforts the model takes, where LiteLLM lists it.
+    #[serde(rename = "reasoning_effort_levels")]
+    pub effort_levels: Option<Vec<String>>,
+    #[serde(rename = "default_reasoning_effort")]
+    pub default_effort: Option<String>,
+}
+
 /// One real model id of one provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListedModel {
@@ -33,6 +58,9 @@ pub struct ListedModel {
     /// Served only by the OpenAI Responses API.
     #[serde(default)]
     pub responses_only: bool,
+    /// What LiteLLM knows of how it reasons, where it says.
+    #[serde(default)]
+    pub thinking: ThinkingFacts,
     /// The newest dated snapshot behind this id, where the ids say it (YYYY-MM-DD).
     pub released: Option<String>,
     /// The day the provider retires it (YYYY-MM-DD); from then on it is not offered.

@@ -13,6 +13,8 @@ pub struct CopilotModel {
     pub preview: bool,
     /// The API paths it answers on; Chat Completions when the list does not say.
     pub endpoints: Vec<String>,
+    /// The reasoning efforts it takes, where the list says: a model that reasons.
+    pub efforts: Vec<String>,
 }
 
 impl CopilotModel {
@@ -38,6 +40,12 @@ pub fn parse(body: &[u8]) -> Result<Vec<CopilotModel>, serde_json::Error> {
             continue;
         }
         out.push(CopilotModel {
+            efforts: model
+                .capabilities
+                .supports
+                .reasoning_effort
+                .clone()
+                .unwrap_or_default(),
             endpoints: model
                 .supported_endpoints
                 .clone()

@@ -52,6 +52,8 @@ pub struct EventMapper {
     reasoning: String,
     reasoning_source: Option<ThoughtSource>,
     details: Vec<Value>,
+    /// Copilot's `reasoning_opaque`, as received (it comes whole, usually on the last chunk).
+    opaque: String,
     calls: Vec<PendingCall>,
     calls_sent: bool,
     too_many_calls: bool,
@@ -78,6 +80,7 @@ impl EventMapper {
             reasoning: String::new(),
             reasoning_source: None,
             details: Vec::new(),
+            opaque: String::new(),
             calls: Vec::new(),
             calls_sent: false,
             too_many_calls: false,
@@ -146,6 +149,9 @@ impl EventMapper {
         };
         if let Some((text, source)) = reasoning {
             self.think(source, text, out);
+        }
+        if let Some(opaque) = delta.reasoning_opaque.filter(|o| !o.is_empty()) {
+            self.opaque.push_str(&opaque);
         }
         if std::mem::take(&mut self.encrypted) {
             // Encrypted reasoning has no text to show, but it is a thought all the same.
@@ -347,6 +353,12 @@ impl EventMapper {
                 Value::String(std::mem::take(&mut self.reasoning)),
             );
         }
+        if !self.opaque.is_empty() {
+            message.insert(
+                "reasoning_opaque".into(),
+                Value::String(std::mem::take(&mut self.opaque)),
+            );
+        }
         if !self.details.is_empty() {
             message.insert(
                 "reasoning_details".into(),
@@ -516,6 +528,29 @@ pub fn to_wire(
                             &mut notices,
                             format!(
                                 "Reasoning details of tool-call turns were sent back: {} requires them",
+                                input.model.provider.name
+                            ),
+                        );
+                    }
+                } else {
+                    note_foreign(&mut notices, message, input.model, wants && !native);
+                }
+            }
+            Rule::ReasoningOpaque => {
+                // The thoughts go back only with their signature, and only to the model
+                // that signed them: Copilot checks one against the other.
+                let opaque = replay
+                    .and_then(|r| r.get("reasoning_opaque"))
+                    .and_then(Value::as_str)
+                    .filter(|_| wants || tool_turn);
+                if let Some(opaque) = opaque {
+                    out.reasoning_text = Some(thoughts.clone());
+                    out.reasoning_opaque = Some(opaque.to_owned());
+                    if tool_turn && !kept[i] {
+                        note(
+                            &mut notices,
+                            format!(
+                                "Reasoning of tool-call turns was sent back with its signature: {} requires it",
                                 input.model.provider.name
                             ),
                         );

@@ -71,6 +71,11 @@ pub struct MessageParam {
     /// Earlier structured reasoning (OpenRouter, MiniMax), unchanged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reasoning_details: Option<Value>,
+    /// Copilot: an earlier turn's thoughts and their opaque signature, as it sent them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_opaque: Option<String>,
 }
 
 impl MessageParam {
@@ -82,6 +87,8 @@ impl MessageParam {
             tool_call_id: None,
             reasoning_content: None,
             reasoning_details: None,
+            reasoning_text: None,
+            reasoning_opaque: None,
         }
     }
 }
@@ -126,6 +133,9 @@ pub struct Delta {
     /// GitHub Copilot's field for the thoughts of the models it serves on Chat Completions.
     #[serde(default)]
     pub reasoning_text: Option<String>,
+    /// Copilot's signature over those thoughts (Gemini and Claude), to be sent back with them.
+    #[serde(default)]
+    pub reasoning_opaque: Option<String>,
     #[serde(default)]
     pub tool_calls: Option<Vec<ToolCallDelta>>,
     #[serde(default)]

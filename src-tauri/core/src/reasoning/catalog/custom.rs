@@ -92,6 +92,7 @@ impl Catalog {
                 protocol: c.protocol,
                 dialect: preset.dialect,
                 base_url: c.base_url.trim().to_owned(),
+                docs: preset.docs.clone(),
                 api_key_env: c.needs_key.then(|| crate::secrets::env_var(&c.id)),
                 responses_api: c.protocol == Protocol::OpenaiResponses,
                 output_shares_window: preset.output_shares_window,

@@ -266,9 +266,15 @@ fn limits_come_from_the_model_list_and_names_from_the_rule() {
     let old = catalog.resolve(Some("openai"), "gpt-3.5-turbo").unwrap();
     assert!(!old.is_generic());
     assert_eq!(old.thinking, Thinking::None);
-    // One the list knows to reason, with no rule: thinking support unknown.
+    // One the list knows to reason, with no hand rule: a rule derived from the list's facts.
     let new = catalog.resolve(Some("google"), "gemini-4-argon").unwrap();
-    assert!(new.is_generic());
+    assert!(!new.is_generic());
+    assert_eq!(new.rule, RuleSource::Derived);
+    assert_eq!(new.thinking.kind_name(), "level");
+    // One no source knows: thinking support unknown.
+    let unknown = catalog.resolve(Some("google"), "gemini-9-nobody").unwrap();
+    assert!(unknown.is_generic());
+    assert_eq!(unknown.rule, RuleSource::None);
     assert_eq!(
         catalog.resolve(Some("openai"), "gpt-5.7").unwrap().name,
         "gpt-5.7"
@@ -293,4 +299,83 @@ fn unknown_models_need_a_provider_and_get_its_generic_rule() {
     // A provider restricts the search: qwen3 is Ollama's when asked for there.
     let local = catalog.resolve(Some("ollama"), "qwen3:8b").unwrap();
     assert_eq!(local.provider.id, "ollama");
+}
+
+/// Everything the picker offers — the model list's ids of every provider, and the live lists
+/// a provider answers with (OpenAI's and Copilot's recorded shapes) — read through its rule.
+/// A model any source says reasons must have a rule: a hand rule or one derived from the
+/// facts. Only an id no source knows may stay "thinking support unknown".
+#[test]
+fn every_offered_reasoning_model_has_a_known_rule() {
+    use crate::providers::copilot::models as copilot;
+    use crate::providers::models::parse_model_list;
+    use crate::reasoning::model_list::today;
+
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let read = |path: &str| std::fs::read(fixtures.join(path)).unwrap();
+    let openai: serde_json::Value =
+        serde_json::from_slice(&read("lists/openai-models.json")).unwrap();
+    let openai_live = parse_model_list(Protocol::OpenaiResponses, &openai);
+    let copilot_list = copilot::parse(&read("copilot/models.json")).unwrap();
+    let copilot_live = copilot::live(&copilot_list);
+
+    let catalog = Catalog::builtin();
+    let today = today();
+    let mut unknown = Vec::new();
+    let mut walked = 0;
+    let mut derived = 0;
+    for provider in PROVIDERS {
+        let live: &[crate::providers::models::LiveModel] = match provider {
+            "openai" => &openai_live,
+            "copilot" => &copilot_live,
+            _ => &[],
+        };
+        for offered in catalog.offer(provider, &today, live, &[]).unwrap() {
+            walked += 1;
+            let model = &offered.model;
+            let listed_reasons = model.listed.as_ref().is_some_and(|m| m.reasoning);
+            let live_reasons = copilot_list
+                .iter()
+                .any(|m| provider == "copilot" && m.id == model.id && !m.efforts.is_empty());
+            if model.rule == RuleSource::Derived {
+                derived += 1;
+            }
+            if (listed_reasons || live_reasons) && model.is_generic() {
+                unknown.push(format!("{provider}/{}", model.id));
+            }
+            // Unknown is said only of ids no source knows.
+            if model.is_generic() {
+                assert!(
+                    model.listed.is_none() && !live_reasons,
+                    "{provider}/{} is known to some source",
+                    model.id
+                );
+            }
+        }
+    }
+    assert!(walked > 200, "walked {walked} offered models");
+    assert!(derived > 40, "{derived} rules derived");
+    assert!(
+        unknown.is_empty(),
+        "{} reasoning models without a known rule: {unknown:?}",
+        unknown.len()
+    );
+}
+
+/// Every hand rule names where it was read: its own source or its provider's guide.
+#[test]
+fn every_hand_rule_has_a_source() {
+    let catalog = Catalog::builtin();
+    for rule in &catalog.rules {
+        let model = catalog
+            .resolve(Some(&rule.provider), &rule.pattern)
+            .unwrap();
+        assert_eq!(model.rule, RuleSource::Hand, "{}", rule.pattern);
+        let source = model.rule_source.unwrap_or_default();
+        assert!(
+            source.starts_with("https://"),
+            "{}: {source:?}",
+            rule.pattern
+        );
+    }
 }

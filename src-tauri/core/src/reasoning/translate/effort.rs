@@ -310,6 +310,10 @@ impl PlanBuilder<'_> {
             ]
             .map(str::to_owned),
         );
+        // Gemini shows thoughts only when asked, even from a model that always thinks.
+        if self.dialect() == Dialect::Gemini {
+            self.request.gemini_thinking().include_thoughts = Some(true);
+        }
         self.meaning = Meaning::kind(MeaningKind::Always);
         self.thinking = "always on (this model always thinks; nothing to set)".to_owned();
     }

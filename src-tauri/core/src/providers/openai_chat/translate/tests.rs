@@ -101,7 +101,13 @@ fn copilots_reasoning_text_is_a_thought() {
     ] {
         mapper.on_data(chunk, &mut out);
     }
-    mapper.finish(&mut out);
+    // The signature is kept for the next request, beside the thoughts it signs.
+    let replay = mapper.finish(&mut out).unwrap();
+    assert_eq!(replay.content["reasoning_opaque"], "lgxMQq0m/J6c");
+    assert_eq!(
+        replay.content["reasoning_content"],
+        "**Discovering Update Scope**\n\nI'm currently"
+    );
     assert!(
         out.iter().any(|e| matches!(
             e,

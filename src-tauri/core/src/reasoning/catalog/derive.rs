@@ -1,0 +1,640 @@
+//! A thinking rule for a listed model no hand-written rule covers, derived from what LiteLLM
+//! knows of it (`supports_reasoning`, `supports_adaptive_thinking`, the effort flags,
+//! `thinking_always_on`, `reasoning_effort_levels`) and how its provider spells reasoning.
+//!
+//! The data says *whether* and *how finely* a model thinks; the dialect says *which knob*
+//! turns it. What the data cannot say (budget ranges, what must be replayed) comes from the
+//! dialect's documented behaviour, the same for every model of the provider.
+
+use serde::Serialize;
+
+use super::{Dialect, Effort, ProviderEntry, ReplayRule, Shows, Thinking, ThinkingLevel};
+use crate::reasoning::model_list::{ListedModel, ThinkingFacts};
+use crate::reasoning::plan::ApiChoice;
+
+/// Where a model's thinking rule comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum RuleSource {
+    /// A rule written by hand in `catalog.json`, from the provider's documentation.
+    Hand,
+    /// Derived from the model list's facts and the provider's dialect.
+    Derived,
+    /// No source knows the id: the provider's generic rule is a guess.
+    None,
+}
+
+impl RuleSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hand => "hand rule",
+            Self::Derived => "derived",
+            Self::None => "none",
+        }
+    }
+}
+
+/// What the picker says of a default no source gives.
+const NOT_PUBLISHED: &str = "not published";
+
+/// A derived rule: everything a hand rule says except its pattern and limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Derived {
+    pub thinking: Thinking,
+    pub shows: Shows,
+    pub replay: ReplayRule,
+    pub default: String,
+    pub interleaved_header: bool,
+    pub api: Option<ApiChoice>,
+}
+
+/// The rule for `listed` at `provider`, or `None` where the dialect has no way to read the
+/// facts (routers and local servers list their own models).
+pub(super) fn derive(provider: &ProviderEntry, listed: &ListedModel) -> Option<Derived> {
+    if !listed.reasoning {
+        return Some(Derived::plain(
+            Thinking::None,
+            Shows::None,
+            ReplayRule::None,
+            "none",
+        ));
+    }
+    let id = listed.id.to_ascii_lowercase();
+    let facts = &listed.thinking;
+    let derived = match provider.dialect {
+        Dialect::Anthropic => anthropic(facts, listed.max_output),
+        Dialect::Openai => {
+            let (thinking, default) = openai_efforts(facts);
+            Derived::plain(
+                thinking,
+                Shows::Summary,
+                ReplayRule::ReasoningItems,
+                &default,
+            )
+        }
+        Dialect::Gemini => gemini(&id, facts),
+        Dialect::Deepseek | Dialect::Kimi | Dialect::Glm => {
+            effort_or_switch(facts, ReplayRule::ReasoningContentOnToolTurns)
+        }
+        Dialect::Qwen if id.starts_with("qwen") => Derived::plain(
+            Thinking::Budget {
+                min: 0,
+                max: 32_768,
+                can_disable: true,
+            },
+            Shows::Full,
+            ReplayRule::Optional,
+            // Qwen's commercial models start with thinking off, its open ones with it on.
+            NOT_PUBLISHED,
+        ),
+        // Other vendors' models on DashScope (DeepSeek, GLM, Kimi) take `enable_thinking` but
+        // no `thinking_budget`.
+        Dialect::Qwen => Derived::plain(
+            Thinking::Toggle {
+                can_disable: true,
+                default_on: true,
+            },
+            Shows::Full,
+            ReplayRule::Optional,
+            "on",
+        ),
+        Dialect::Minimax => Derived::plain(
+            provider.generic.thinking.clone(),
+            Shows::Full,
+            ReplayRule::Verbatim,
+            "on",
+        ),
+        Dialect::Xai => match efforts_listed(facts) {
+            Some(values) => {
+                let default = default_effort(facts, &values);
+                Derived::plain(
+                    Thinking::Effort {
+                        values,
+                        default,
+                        can_disable: false,
+                    },
+                    Shows::Summary,
+                    ReplayRule::ReasoningItems,
+                    facts.default_effort.as_deref().unwrap_or(NOT_PUBLISHED),
+                )
+            }
+            // xAI's reasoning models think every time and refuse `reasoning_effort`, except
+            // those that list the efforts they take.
+            None => Derived::plain(
+                Thinking::Always,
+                Shows::Summary,
+                ReplayRule::ReasoningItems,
+                "always",
+            ),
+        },
+        Dialect::Copilot => copilot(&id, facts)?,
+        Dialect::Openrouter
+        | Dialect::Ollama
+        | Dialect::ChatTemplate
+        | Dialect::OpenaiCompatible => {
+            return None;
+        }
+    };
+    Some(derived)
+}
+
+impl Derived {
+    fn plain(thinking: Thinking, shows: Shows, replay: ReplayRule, default: &str) -> Self {
+        Self {
+            thinking,
+            shows,
+            replay,
+            default: default.to_owned(),
+            interleaved_header: false,
+            api: None,
+        }
+    }
+}
+
+/// Adaptive thinking where LiteLLM says so, with the efforts it lists; else a budget up to
+/// the model's output limit (Anthropic's floor is 1,024 tokens).
+fn anthropic(facts: &ThinkingFacts, max_output: u32) -> Derived {
+    let always_on = facts.always_on == Some(true);
+    if facts.adaptive == Some(true) {
+        let mut efforts = vec![Effort::Low, Effort::Medium, Effort::High];
+        if facts.xhigh == Some(true) {
+            efforts.push(Effort::Xhigh);
+        }
+        if facts.max == Some(true) {
+            efforts.push(Effort::Max);
+        }
+        return Derived::plain(
+            Thinking::Adaptive {
+                efforts,
+                can_disable: !always_on,
+                // Every adaptive Claude since Opus 4.7 returns empty thinking without it.
+                display_summarized: true,
+            },
+            Shows::Summary,
+            ReplayRule::SignedBlocks,
+            if always_on { "adaptive" } else { "off" },
+        );
+    }
+    Derived {
+        // Claude 4 models think between tool calls only with the beta header.
+        interleaved_header: true,
+        ..Derived::plain(
+            Thinking::Budget {
+                min: 1_024,
+                max: max_output.max(1_024),
+                can_disable: !always_on,
+            },
+            Shows::Summary,
+            ReplayRule::SignedBlocks,
+            if always_on { "on" } else { "off" },
+        )
+    }
+}
+
+/// The efforts an OpenAI-style model takes: LiteLLM's list where it gives one, else low,
+/// medium and high (every reasoning model takes them) plus each step it flags.
+fn openai_efforts(facts: &ThinkingFacts) -> (Thinking, String) {
+    let values = efforts_listed(facts).unwrap_or_else(|| {
+        let mut values = Vec::new();
+        let flagged = |flag: Option<bool>, effort: Effort, values: &mut Vec<Effort>| {
+            if flag == Some(true) {
+                values.push(effort);
+            }
+        };
+        flagged(facts.none, Effort::None, &mut values);
+        flagged(facts.minimal, Effort::Minimal, &mut values);
+        values.extend([Effort::Low, Effort::Medium, Effort::High]);
+        flagged(facts.xhigh, Effort::Xhigh, &mut values);
+        flagged(facts.max, Effort::Max, &mut values);
+        values
+    });
+    let default = default_effort(facts, &values);
+    let shown = facts
+        .default_effort
+        .clone()
+        .unwrap_or_else(|| NOT_PUBLISHED.to_owned());
+    (
+        Thinking::Effort {
+            values,
+            default,
+            can_disable: false,
+        },
+        shown,
+    )
+}
+
+/// `reasoning_effort_levels`, read as efforts; `None` when absent or unreadable.
+fn efforts_listed(facts: &ThinkingFacts) -> Option<Vec<Effort>> {
+    let levels = facts.effort_levels.as_ref()?;
+    let mut values: Vec<Effort> = levels.iter().filter_map(|l| parse_effort(l)).collect();
+    if facts.none == Some(true) && !values.contains(&Effort::None) {
+        values.insert(0, Effort::None);
+    }
+    values.sort();
+    values.dedup();
+    (!values.is_empty()).then_some(values)
+}
+
+fn parse_effort(name: &str) -> Option<Effort> {
+    serde_json::from_value(serde_json::Value::String(name.to_ascii_lowercase())).ok()
+}
+
+/// The documented default where LiteLLM gives it, else medium where taken, else the lowest
+/// step that thinks.
+fn default_effort(facts: &ThinkingFacts, values: &[Effort]) -> Effort {
+    facts
+        .default_effort
+        .as_deref()
+        .and_then(parse_effort)
+        .filter(|e| values.contains(e))
+        .or_else(|| values.contains(&Effort::Medium).then_some(Effort::Medium))
+        .or_else(|| values.iter().copied().find(|e| *e != Effort::None))
+        .unwrap_or(Effort::Medium)
+}
+
+/// DeepSeek, Kimi and GLM: the listed efforts with `thinking: {type: disabled}` for off, or
+/// the on/off switch alone.
+fn effort_or_switch(facts: &ThinkingFacts, replay: ReplayRule) -> Derived {
+    let can_disable = facts.always_on != Some(true);
+    match efforts_listed(facts) {
+        Some(values) => {
+            let default = default_effort(facts, &values);
+            Derived::plain(
+                Thinking::Effort {
+                    values,
+                    default,
+                    can_disable,
+                },
+                Shows::Full,
+                replay,
+                facts.default_effort.as_deref().unwrap_or(NOT_PUBLISHED),
+            )
+        }
+        None => Derived::plain(
+            Thinking::Toggle {
+                can_disable,
+                default_on: true,
+            },
+            Shows::Full,
+            replay,
+            "on",
+        ),
+    }
+}
+
+/// Gemini 2.x takes a budget; Gemini 3 and later (and the `-latest` aliases, which point at
+/// them) take a level: MINIMAL only on Flash models unless LiteLLM says otherwise.
+fn gemini(id: &str, facts: &ThinkingFacts) -> Derived {
+    let flash = id.contains("flash");
+    if gemini_version(id).is_some_and(|major| major < 3) {
+        return Derived::plain(
+            Thinking::Budget {
+                min: if flash { 0 } else { 128 },
+                max: 32_768,
+                can_disable: flash,
+            },
+            Shows::Summary,
+            ReplayRule::ThoughtSignatures,
+            "dynamic",
+        );
+    }
+    let mut values = Vec::new();
+    if facts.minimal.unwrap_or(flash) {
+        values.push(ThinkingLevel::Minimal);
+    }
+    values.extend([
+        ThinkingLevel::Low,
+        ThinkingLevel::Medium,
+        ThinkingLevel::High,
+    ]);
+    Derived::plain(
+        Thinking::Level {
+            values,
+            default: ThinkingLevel::High,
+        },
+        Shows::Summary,
+        ReplayRule::ThoughtSignatures,
+        "high",
+    )
+}
+
+/// The major version in `gemini-2.5-flash`, `gemini-3-pro-preview`.
+fn gemini_version(id: &str) -> Option<u32> {
+    let rest = id.strip_prefix("gemini-")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// Copilot's families, as Copilot's chat API takes them: Claude and GPT with an effort at
+/// most `high` (Claude on Chat Completions with no thoughts returned, GPT on Responses);
+/// Gemini and Grok think at their own default, since Copilot relays no level or budget.
+fn copilot(id: &str, facts: &ThinkingFacts) -> Option<Derived> {
+    let up_to_high = vec![Effort::Low, Effort::Medium, Effort::High];
+    let derived = if id.starts_with("claude") {
+        let always_on = facts.always_on == Some(true);
+        Derived {
+            api: Some(ApiChoice::Chat),
+            ..Derived::plain(
+                Thinking::Effort {
+                    values: up_to_high,
+                    default: Effort::Medium,
+                    can_disable: !always_on,
+                },
+                Shows::None,
+                ReplayRule::None,
+                if always_on { "adaptive" } else { "off" },
+            )
+        }
+    } else if id.starts_with("gpt-") || id.starts_with('o') {
+        Derived {
+            api: Some(ApiChoice::Responses),
+            ..Derived::plain(
+                Thinking::Effort {
+                    values: up_to_high,
+                    default: Effort::Medium,
+                    can_disable: false,
+                },
+                Shows::Summary,
+                ReplayRule::ReasoningItems,
+                "medium",
+            )
+        }
+    } else if id.starts_with("gemini") || id.starts_with("grok") {
+        Derived {
+            api: Some(ApiChoice::Chat),
+            ..Derived::plain(
+                Thinking::Always,
+                Shows::Summary,
+                ReplayRule::ReasoningOpaque,
+                "always",
+            )
+        }
+    } else {
+        return None;
+    };
+    Some(derived)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reasoning::catalog::Catalog;
+
+    fn listed(provider: &str, id: &str, facts: ThinkingFacts) -> ListedModel {
+        ListedModel {
+            provider: provider.to_owned(),
+            id: id.to_owned(),
+            max_input: 200_000,
+            max_output: 64_000,
+            reasoning: true,
+            responses_only: false,
+            thinking: facts,
+            released: None,
+            retires: None,
+            price: Default::default(),
+        }
+    }
+
+    fn derived(provider: &str, id: &str, facts: ThinkingFacts) -> Option<Derived> {
+        let entry = Catalog::builtin().provider(provider).unwrap();
+        derive(entry, &listed(provider, id, facts))
+    }
+
+    fn facts(f: impl FnOnce(&mut ThinkingFacts)) -> ThinkingFacts {
+        let mut facts = ThinkingFacts::default();
+        f(&mut facts);
+        facts
+    }
+
+    use Effort::{High, Low, Max, Medium, Minimal, None as NoEffort, Xhigh};
+
+    #[test]
+    fn each_dialect_reads_the_facts_into_its_own_knob() {
+        let adaptive_all = facts(|f| {
+            f.adaptive = Some(true);
+            f.xhigh = Some(true);
+            f.max = Some(true);
+            f.always_on = Some(false);
+        });
+        let table: Vec<(&str, &str, ThinkingFacts, Thinking, ReplayRule)> = vec![
+            (
+                "anthropic",
+                "claude-haiku-5-5",
+                adaptive_all.clone(),
+                Thinking::Adaptive {
+                    efforts: vec![Low, Medium, High, Xhigh, Max],
+                    can_disable: true,
+                    display_summarized: true,
+                },
+                ReplayRule::SignedBlocks,
+            ),
+            (
+                "anthropic",
+                "claude-next",
+                ThinkingFacts::default(),
+                Thinking::Budget {
+                    min: 1_024,
+                    max: 64_000,
+                    can_disable: true,
+                },
+                ReplayRule::SignedBlocks,
+            ),
+            (
+                "openai",
+                "gpt-6-sol",
+                facts(|f| {
+                    f.none = Some(true);
+                    f.minimal = Some(false);
+                    f.xhigh = Some(true);
+                    f.max = Some(true);
+                }),
+                Thinking::Effort {
+                    values: vec![NoEffort, Low, Medium, High, Xhigh, Max],
+                    default: Medium,
+                    can_disable: false,
+                },
+                ReplayRule::ReasoningItems,
+            ),
+            (
+                "openai",
+                "chat-latest",
+                facts(|f| f.effort_levels = Some(vec!["medium".into()])),
+                Thinking::Effort {
+                    values: vec![Medium],
+                    default: Medium,
+                    can_disable: false,
+                },
+                ReplayRule::ReasoningItems,
+            ),
+            (
+                "openai",
+                "daybreak-blue-latest",
+                ThinkingFacts::default(),
+                Thinking::Effort {
+                    values: vec![Low, Medium, High],
+                    default: Medium,
+                    can_disable: false,
+                },
+                ReplayRule::ReasoningItems,
+            ),
+            (
+                "google",
+                "gemini-3.7-flash",
+                facts(|f| f.minimal = Some(false)),
+                Thinking::Level {
+                    values: vec![
+                        ThinkingLevel::Low,
+                        ThinkingLevel::Medium,
+                        ThinkingLevel::High,
+                    ],
+                    default: ThinkingLevel::High,
+                },
+                ReplayRule::ThoughtSignatures,
+            ),
+            (
+                "google",
+                "gemini-flash-latest",
+                ThinkingFacts::default(),
+                Thinking::Level {
+                    values: vec![
+                        ThinkingLevel::Minimal,
+                        ThinkingLevel::Low,
+                        ThinkingLevel::Medium,
+                        ThinkingLevel::High,
+                    ],
+                    default: ThinkingLevel::High,
+                },
+                ReplayRule::ThoughtSignatures,
+            ),
+            (
+                "google",
+                "gemini-2.7-pro",
+                ThinkingFacts::default(),
+                Thinking::Budget {
+                    min: 128,
+                    max: 32_768,
+                    can_disable: false,
+                },
+                ReplayRule::ThoughtSignatures,
+            ),
+            (
+                "moonshot",
+                "kimi-k3",
+                facts(|f| f.effort_levels = Some(vec!["low".into(), "high".into(), "max".into()])),
+                Thinking::Effort {
+                    values: vec![Low, High, Max],
+                    default: Low,
+                    can_disable: true,
+                },
+                ReplayRule::ReasoningContentOnToolTurns,
+            ),
+            (
+                "deepseek",
+                "deepseek-flash",
+                ThinkingFacts::default(),
+                Thinking::Toggle {
+                    can_disable: true,
+                    default_on: true,
+                },
+                ReplayRule::ReasoningContentOnToolTurns,
+            ),
+            (
+                "zai",
+                "glm-5v-turbo",
+                ThinkingFacts::default(),
+                Thinking::Toggle {
+                    can_disable: true,
+                    default_on: true,
+                },
+                ReplayRule::ReasoningContentOnToolTurns,
+            ),
+            (
+                "qwen",
+                "qwen3.8-max",
+                ThinkingFacts::default(),
+                Thinking::Budget {
+                    min: 0,
+                    max: 32_768,
+                    can_disable: true,
+                },
+                ReplayRule::Optional,
+            ),
+            (
+                "qwen",
+                "glm-5.1",
+                ThinkingFacts::default(),
+                Thinking::Toggle {
+                    can_disable: true,
+                    default_on: true,
+                },
+                ReplayRule::Optional,
+            ),
+            (
+                "xai",
+                "grok-code-fast",
+                ThinkingFacts::default(),
+                Thinking::Always,
+                ReplayRule::ReasoningItems,
+            ),
+            (
+                "copilot",
+                "claude-fable-5",
+                facts(|f| {
+                    f.adaptive = Some(true);
+                    f.always_on = Some(true);
+                }),
+                Thinking::Effort {
+                    values: vec![Low, Medium, High],
+                    default: Medium,
+                    can_disable: false,
+                },
+                ReplayRule::None,
+            ),
+            (
+                "copilot",
+                "gemini-4-argon",
+                ThinkingFacts::default(),
+                Thinking::Always,
+                ReplayRule::ReasoningOpaque,
+            ),
+            (
+                "copilot",
+                "grok-4.7",
+                ThinkingFacts::default(),
+                Thinking::Always,
+                ReplayRule::ReasoningOpaque,
+            ),
+        ];
+        for (provider, id, facts, thinking, replay) in table {
+            let rule = derived(provider, id, facts).unwrap_or_else(|| panic!("{provider} {id}"));
+            assert_eq!(rule.thinking, thinking, "{provider} {id}");
+            assert_eq!(rule.replay, replay, "{provider} {id}");
+        }
+    }
+
+    #[test]
+    fn a_model_the_list_says_does_not_reason_is_known_not_to() {
+        let mut model = listed("openai", "gpt-4.9", ThinkingFacts::default());
+        model.reasoning = false;
+        let entry = Catalog::builtin().provider("openai").unwrap();
+        assert_eq!(derive(entry, &model).unwrap().thinking, Thinking::None);
+    }
+
+    #[test]
+    fn always_on_models_cannot_be_switched_off_and_minimal_goes_only_where_flagged() {
+        let on = facts(|f| {
+            f.adaptive = Some(true);
+            f.always_on = Some(true);
+        });
+        let rule = derived("anthropic", "claude-x", on).unwrap();
+        assert!(!rule.thinking.can_disable());
+        assert_eq!(rule.default, "adaptive");
+        let minimal = derived("openai", "gpt-x", facts(|f| f.minimal = Some(true))).unwrap();
+        assert!(
+            matches!(minimal.thinking, Thinking::Effort { ref values, .. } if values[0] == Minimal)
+        );
+        assert!(derived("openrouter", "x/y", ThinkingFacts::default()).is_none());
+        assert!(derived("copilot", "mystery-1", ThinkingFacts::default()).is_none());
+    }
+}
