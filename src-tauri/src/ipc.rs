@@ -410,6 +410,9 @@ pub struct RefreshReport {
 pub struct ProviderView {
     pub id: String,
     pub name: String,
+    /// The wire protocol it speaks: settings that exist for one protocol (Anthropic's prompt
+    /// caching) show for every provider speaking it, custom ones included.
+    pub protocol: ponder_core::reasoning::catalog::Protocol,
     pub enabled: bool,
     pub base_url: String,
     pub default_base_url: String,

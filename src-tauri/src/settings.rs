@@ -45,15 +45,26 @@ pub enum ThoughtVisibility {
     Collapsed,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProviderSettings {
+    /// On unless switched off: an entry written by hand for its address alone stays enabled.
     pub enabled: bool,
     /// Overrides the provider's base URL (a proxy, a local server, the mock provider).
     pub base_url: Option<String>,
     /// Model ids the user typed in the picker, offered from then on.
     pub models: Vec<String>,
+}
+
+impl Default for ProviderSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            base_url: None,
+            models: Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -434,6 +445,15 @@ mod tests {
             s.provider_enabled("anthropic"),
             "providers are on unless switched off"
         );
+        let by_hand: Settings = serde_json::from_str(
+            r#"{"providers":{"openai":{"baseUrl":"http://127.0.0.1:9"},"xai":{"enabled":false}}}"#,
+        )
+        .unwrap();
+        assert!(
+            by_hand.provider_enabled("openai"),
+            "an entry without \"enabled\" is enabled"
+        );
+        assert!(!by_hand.provider_enabled("xai"));
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["defaultChoice"], "default");
         assert!(json.get("storeThoughts").is_some());

@@ -7,8 +7,16 @@ use serde_json::Value;
 
 use super::ponder_cli;
 
+/// Run with an empty home: `translate` and `models` read the app's saved settings, and a
+/// test must not read whoever runs it.
 fn run(args: &[&str]) -> Output {
-    ponder_cli().args(args).output().unwrap()
+    let home = tempfile::tempdir().unwrap();
+    ponder_cli()
+        .args(args)
+        .env("XDG_DATA_HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path())
+        .output()
+        .unwrap()
 }
 
 fn json(args: &[&str]) -> Value {
@@ -232,4 +240,108 @@ fn models_lists_real_ids_with_level_meanings() {
     assert!(text.contains("no fixed list"), "{text}");
     let err = usage_error(&["models", "--provider", "acme"]);
     assert!(err.contains("unknown provider"), "{err}");
+}
+
+/// `models` and `translate` plan with the app's saved overrides and servers, as `chat` does:
+/// under seed 002's map, medium on Sonnet 4.5 shows and sends 16,000 tokens, a model mapped to
+/// `null` offers no budgets, and a budget of 0 is off only where 0 is the documented off.
+#[test]
+fn models_and_translate_read_the_saved_overrides_as_chat_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        serde_json::json!({
+            "reasoningOverrides": {"providers": {
+                "anthropic": {
+                    "reasoning": [1024, 8000, 16000, 32000],
+                    "models": {"claude-opus-4-5": {"reasoning": null}}
+                },
+                "google": {"models": {"gemini-2.5-flash": {"reasoning": 0}, "gemini-2.5-pro": {"reasoning": 0}}},
+                "openai": {"models": {"o3": {"reasoning": "high"}}}
+            }},
+            "customProviders": [{"id": "custom-lab", "name": "Lab", "preset": "anthropic",
+                "protocol": "anthropic", "baseUrl": "http://127.0.0.1:9", "needsKey": false}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let list = json(&[
+        "--data-dir",
+        data,
+        "models",
+        "--provider",
+        "anthropic",
+        "--json",
+    ]);
+    let labels = |id: &str| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["model"] == id)
+            .unwrap_or_else(|| panic!("{id} listed"))["levels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["available"] == true)
+            .map(|l| l["label"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let sonnet = labels("claude-sonnet-4-5");
+    assert!(
+        sonnet.contains(&"medium — 16,000 tokens".to_owned()),
+        "{sonnet:?}"
+    );
+    assert!(!sonnet.iter().any(|l| l.contains("43,008")), "{sonnet:?}");
+    let opus = labels("claude-opus-4-5");
+    assert!(
+        !opus.iter().any(|l| l.contains("tokens")),
+        "a model mapped to null lists no budgets: {opus:?}"
+    );
+
+    let plan = json(&["--data-dir", data, "translate", "claude-sonnet-4-5/medium"]);
+    assert_eq!(plan["request"]["thinking"]["budget_tokens"], 16000);
+    let plan = json(&["translate", "claude-sonnet-4-5/medium"]);
+    assert_eq!(
+        plan["request"]["thinking"]["budget_tokens"], 43008,
+        "no saved overrides"
+    );
+    // The user's own server is known to translate, as to chat.
+    let custom = json(&[
+        "--data-dir",
+        data,
+        "translate",
+        "--provider",
+        "custom-lab",
+        "claude-x/high",
+    ]);
+    assert_eq!(custom["provider"], "custom-lab");
+    // 0 is Gemini 2.5 Flash's documented off; Pro cannot think less than 128 tokens.
+    let flash = json(&["--data-dir", data, "translate", "gemini-2.5-flash/low"]);
+    assert_eq!(flash["meaning"]["kind"], "disabled");
+    assert_eq!(
+        flash["request"]["generationConfig"]["thinkingConfig"]["thinkingBudget"],
+        0
+    );
+    let err = usage_error(&["--data-dir", data, "translate", "gemini-2.5-pro/low"]);
+    assert!(
+        err.contains("budget of 0 tokens") && err.contains("128"),
+        "{err}"
+    );
+    assert!(!err.contains("Some("), "{err}");
+    // A key `o3` covers o3 and its snapshots, not o30 or o3-pro's siblings by accident.
+    let o3 = json(&["--data-dir", data, "translate", "o3/low"]);
+    assert_eq!(o3["meaning"]["value"], "high");
+    let o30 = json(&[
+        "--data-dir",
+        data,
+        "translate",
+        "--provider",
+        "openai",
+        "o30/low",
+    ]);
+    assert_eq!(
+        o30["meaning"]["value"], "low",
+        "the key o3 does not catch o30"
+    );
 }

@@ -57,12 +57,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     { choice: 'max', label: 'max — same as high', available: false },
   ];
   const PROVIDERS = [
-    { id: 'anthropic', name: 'Anthropic', base: 'https://api.anthropic.com', needsKey: true, hasKey: true },
-    { id: 'openai', name: 'OpenAI', base: 'https://api.openai.com/v1', needsKey: true, hasKey: false },
-    { id: 'google', name: 'Google', base: 'https://generativelanguage.googleapis.com', needsKey: true, hasKey: true },
-    { id: 'deepseek', name: 'DeepSeek', base: 'https://api.deepseek.com', needsKey: true, hasKey: true },
-    { id: 'ollama', name: 'Ollama', base: 'http://localhost:11434', needsKey: false, hasKey: false },
-    { id: 'copilot', name: 'GitHub Copilot', base: 'https://github.com', needsKey: true, hasKey: false, signIn: 'github' },
+    { id: 'anthropic', name: 'Anthropic', base: 'https://api.anthropic.com', needsKey: true, hasKey: true, protocol: 'anthropic' },
+    { id: 'openai', name: 'OpenAI', base: 'https://api.openai.com/v1', needsKey: true, hasKey: false, protocol: 'openai_responses' },
+    { id: 'google', name: 'Google', base: 'https://generativelanguage.googleapis.com', needsKey: true, hasKey: true, protocol: 'gemini' },
+    { id: 'deepseek', name: 'DeepSeek', base: 'https://api.deepseek.com', needsKey: true, hasKey: true, protocol: 'openai_chat' },
+    { id: 'ollama', name: 'Ollama', base: 'http://localhost:11434', needsKey: false, hasKey: false, protocol: 'ollama' },
+    { id: 'copilot', name: 'GitHub Copilot', base: 'https://github.com', needsKey: true, hasKey: false, signIn: 'github', protocol: 'openai_chat' },
   ];
   for (const p of PROVIDERS) if (options.keys && p.id in options.keys) p.hasKey = options.keys[p.id];
   /** @type {ModelRow[]} */
@@ -118,6 +118,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   const providerView = (p) => ({
     id: p.id,
     name: p.name,
+    protocol: p.protocol,
     enabled: settings.providers[p.id]?.enabled ?? true,
     baseUrl: settings.providers[p.id]?.baseUrl || p.base,
     defaultBaseUrl: p.base,

@@ -635,6 +635,25 @@ describe('settings', () => {
         },
       },
     });
+
+    // Prompt caching is Anthropic's protocol's: offered for a server of one's own that speaks
+    // it, not for OpenAI.
+    await page.getByTestId('override-add-provider').selectOption('openai');
+    await page.getByTestId('override-add').click();
+    const openai = section.locator('[data-testid="override-row"][data-provider="openai"]').first();
+    await openai.getByTestId('override-autostream').waitFor();
+    assert.equal(await openai.getByTestId('override-caching').count(), 0);
+    await page.getByTestId('custom-provider-open').click();
+    await page.getByTestId('custom-name').fill('Claude proxy');
+    await page.getByTestId('custom-url').fill('https://claude-proxy.example');
+    await page.getByTestId('custom-protocol').selectOption('anthropic');
+    await page.getByTestId('custom-preset').selectOption('anthropic');
+    await page.getByTestId('custom-add').click();
+    await page.getByTestId('provider-custom-claude-proxy').waitFor();
+    await page.getByTestId('override-add-provider').selectOption('custom-claude-proxy');
+    await page.getByTestId('override-add').click();
+    const proxy = section.locator('[data-testid="override-row"][data-provider="custom-claude-proxy"]').first();
+    await proxy.getByTestId('override-caching').waitFor();
     assert.deepEqual(problems, []);
     await page.close();
   });

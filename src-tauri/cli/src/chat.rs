@@ -118,17 +118,14 @@ pub(crate) fn turn(
         })
     };
     let app = AppSettings::read(settings_file)?;
-    let catalog = Catalog::builtin().with_custom(&app.custom_providers);
+    let catalog = app.catalog();
     let (model_id, mut choice) = catalog
         .parse_target(Some(&args.provider), &args.model)
         .map_err(|e| Usage(e.to_string()))?;
     let model = catalog
         .resolve(Some(&args.provider), &model_id)
         .map_err(|e| Usage(e.to_string()))?;
-    let mut overrides = match &args.overrides {
-        Some(path) => crate::reasoning::read_overrides(path)?,
-        None => app.reasoning_overrides.clone(),
-    };
+    let mut overrides = app.overrides(args.overrides.as_deref())?;
     if let Some(level) = &args.reasoning {
         choice = Some(parse_choice(level)?);
     }
@@ -581,6 +578,20 @@ struct ProviderAddress {
 }
 
 impl AppSettings {
+    /// The catalog the app plans with: the built-in one and the user's own servers. The
+    /// picker, `chat`, `translate` and `models` all read models through it.
+    pub(crate) fn catalog(&self) -> Catalog {
+        Catalog::builtin().with_custom(&self.custom_providers)
+    }
+
+    /// The reasoning overrides the app saved, or those of a file given instead.
+    pub(crate) fn overrides(&self, file: Option<&Path>) -> Result<Overrides, Usage> {
+        match file {
+            Some(path) => crate::reasoning::read_overrides(path),
+            None => Ok(self.reasoning_overrides.clone()),
+        }
+    }
+
     /// The address the app's settings give a provider, if any.
     pub(crate) fn base_url(&self, provider: &str) -> Option<&str> {
         self.providers

@@ -201,8 +201,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 );
             }
         }
-        Command::Translate(args) => reasoning::translate(args)?,
-        Command::Models(args) => reasoning::models(args)?,
+        Command::Translate(args) => reasoning::translate(args, &settings_file()?)?,
+        Command::Models(args) => reasoning::models(args, &settings_file()?)?,
         Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
         Command::Login(args) => {
             let settings = chat::AppSettings::read(&settings_file()?)?;

@@ -1,16 +1,17 @@
 //! `translate` and `models`: the reasoning engine from the command line.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ponder_core::reasoning::levels::level_options;
 use ponder_core::reasoning::{
-    ApiChoice, Catalog, Overrides, TurnContext, model_list, translate as plan_for,
+    ApiChoice, Overrides, TurnContext, model_list, translate as plan_for,
 };
 use serde_json::json;
 
 use crate::Usage;
+use crate::chat::AppSettings;
 
 #[derive(Debug, Args)]
 pub struct TranslateArgs {
@@ -52,18 +53,18 @@ pub struct ModelsArgs {
     json: bool,
 }
 
-pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
-    let catalog = Catalog::builtin();
+/// What `chat` would send for a model and choice: the same catalog (the user's own servers
+/// included) and the same saved overrides, unless a file of overrides is given.
+pub fn translate(args: TranslateArgs, settings_file: &Path) -> anyhow::Result<()> {
+    let app = AppSettings::read(settings_file)?;
+    let catalog = app.catalog();
     let (model_id, choice) = catalog
         .parse_target(args.provider.as_deref(), &args.target)
         .map_err(|e| Usage(e.to_string()))?;
     let model = catalog
         .resolve(args.provider.as_deref(), &model_id)
         .map_err(|e| Usage(e.to_string()))?;
-    let overrides = match &args.overrides {
-        None => Overrides::default(),
-        Some(path) => read_overrides(path)?,
-    };
+    let overrides = app.overrides(args.overrides.as_deref())?;
     let ctx = TurnContext {
         api: args.api.map(|a| match a {
             ApiArg::Chat => ApiChoice::Chat,
@@ -95,8 +96,11 @@ pub fn translate(args: TranslateArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
-    let catalog = Catalog::builtin();
+/// The models the picker offers with what each level sends under the saved overrides.
+pub fn models(args: ModelsArgs, settings_file: &Path) -> anyhow::Result<()> {
+    let app = AppSettings::read(settings_file)?;
+    let overrides = &app.overrides(None)?;
+    let catalog = &app.catalog();
     let providers: Vec<_> = match &args.provider {
         Some(id) => vec![catalog.provider(id).map_err(|e| Usage(e.to_string()))?],
         None => catalog.providers.iter().collect(),
@@ -130,7 +134,7 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
                         "released": listed.and_then(|m| m.released.as_deref()),
                         "retires": listed.and_then(|m| m.retires.as_deref()),
                         "price": listed.map(|m| &m.price),
-                        "levels": level_options(model),
+                        "levels": level_options(model, overrides),
                     })
                 })
             })
@@ -158,7 +162,10 @@ pub fn models(args: ModelsArgs) -> anyhow::Result<()> {
                 format!("{} ({})", model.thinking.kind_name(), model.rule.as_str())
             };
             writeln!(out, "  {:<34} {kind}", model.id)?;
-            for level in level_options(model).iter().filter(|l| l.available) {
+            for level in level_options(model, overrides)
+                .iter()
+                .filter(|l| l.available)
+            {
                 writeln!(out, "      {}", level.label)?;
             }
         }

@@ -45,18 +45,21 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
                 offered.live_name,
                 offered.source,
                 needs_key,
+                &settings.reasoning_overrides,
             ));
         }
     }
     Ok(models)
 }
 
-/// One model as the picker shows it.
+/// One model as the picker shows it, its levels meaning what a turn under the user's
+/// overrides sends.
 pub fn model_view(
     model: &ModelInfo,
     live_name: Option<String>,
     source: ModelSource,
     needs_key: bool,
+    overrides: &Overrides,
 ) -> ModelView {
     ModelView {
         provider: model.provider.id.clone(),
@@ -80,7 +83,7 @@ pub fn model_view(
         rule: model.rule,
         source,
         released: model.listed.as_ref().and_then(|m| m.released.clone()),
-        levels: level_options(model),
+        levels: level_options(model, overrides),
         listed_price: model
             .listed
             .as_ref()
@@ -124,7 +127,13 @@ pub fn add_model(
     let model = catalog.resolve(Some(&provider.id), id)?;
     let needs_key =
         provider.api_key_env.is_some() && !state.can_ask(provider, settings.base_url(&provider.id));
-    Ok(model_view(&model, None, ModelSource::Added, needs_key))
+    Ok(model_view(
+        &model,
+        None,
+        ModelSource::Added,
+        needs_key,
+        &settings.reasoning_overrides,
+    ))
 }
 
 /// Asks every enabled provider that can answer (a key is stored, or none is needed) for its

@@ -182,6 +182,7 @@ pub fn provider_view(
     ProviderView {
         id: p.id.clone(),
         name: p.name.clone(),
+        protocol: p.protocol,
         enabled: settings.provider_enabled(&p.id),
         base_url: settings.base_url(&p.id).unwrap_or(&p.base_url).to_owned(),
         default_base_url: p.base_url.clone(),

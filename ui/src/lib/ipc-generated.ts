@@ -166,7 +166,11 @@ export type Theme = "light" | "dark" | "system";
 
 export type ThoughtVisibility = "auto" | "expanded" | "collapsed";
 
-export type ProviderSettings = { enabled: boolean, 
+export type ProviderSettings = { 
+/**
+ * On unless switched off: an entry written by hand for its address alone stays enabled.
+ */
+enabled: boolean, 
 /**
  * Overrides the provider's base URL (a proxy, a local server, the mock provider).
  */
@@ -406,7 +410,12 @@ levels: Array<LevelOption>,
  */
 listedPrice: PriceFigures | null, };
 
-export type ProviderView = { id: string, name: string, enabled: boolean, baseUrl: string, defaultBaseUrl: string, needsKey: boolean, hasKey: boolean, 
+export type ProviderView = { id: string, name: string, 
+/**
+ * The wire protocol it speaks: settings that exist for one protocol (Anthropic's prompt
+ * caching) show for every provider speaking it, custom ones included.
+ */
+protocol: Protocol, enabled: boolean, baseUrl: string, defaultBaseUrl: string, needsKey: boolean, hasKey: boolean, 
 /**
  * The environment variable that can hold the key instead of the keyring.
  */

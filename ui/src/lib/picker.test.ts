@@ -171,6 +171,7 @@ describe('an id the lists do not have', () => {
   const provider = (id: string, name: string, enabled = true, needsKey = true, hasKey = true): ProviderView => ({
     id,
     name,
+    protocol: 'anthropic',
     enabled,
     baseUrl: '',
     defaultBaseUrl: '',

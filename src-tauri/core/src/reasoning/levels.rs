@@ -18,17 +18,17 @@ pub struct LevelOption {
     pub available: bool,
 }
 
-/// The meaning of every named choice for a model, in picker order. A model without thinking
-/// gets no options: the picker skips its second step.
-pub fn level_options(model: &ModelInfo) -> Vec<LevelOption> {
+/// The meaning of every named choice for a model under the user's overrides, in picker
+/// order: what is shown is what a turn sends. A model without thinking gets no options: the
+/// picker skips its second step.
+pub fn level_options(model: &ModelInfo, overrides: &Overrides) -> Vec<LevelOption> {
     if matches!(model.thinking, Thinking::None) {
         return Vec::new();
     }
     let ctx = TurnContext::default();
-    let none = Overrides::default();
     let plans: Vec<(Choice, Plan)> = Choice::NAMED
         .into_iter()
-        .filter_map(|choice| Some((choice, translate(choice, model, &none, &ctx).ok()?)))
+        .filter_map(|choice| Some((choice, translate(choice, model, overrides, &ctx).ok()?)))
         .collect();
     if matches!(model.thinking, Thinking::Always) {
         return vec![LevelOption {

@@ -138,15 +138,17 @@ impl Overrides {
     }
 
     /// The mapping that applies to a model: the model's own entry (exact id, or the longest
-    /// key that prefixes the id), else the provider's.
+    /// key that covers the id the way a catalog pattern does: `o3` covers `o3-mini` but not
+    /// `o30`), else the provider's. A model entry without `reasoning` (`{}`) stands for
+    /// Ponder's own rule: the provider's map does not reach that model.
     pub fn mapping(&self, provider: &str, model: &str) -> Option<(&Mapping, Scope)> {
         let scope = self.providers.get(provider)?;
         let model_lower = model.to_ascii_lowercase();
         let by_model = scope
             .models
             .iter()
-            .filter(|(key, entry)| {
-                entry.reasoning.is_some() && model_lower.starts_with(&key.to_ascii_lowercase())
+            .filter(|(key, _)| {
+                crate::reasoning::catalog::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
             })
             .max_by_key(|(key, _)| key.len());
         if let Some((key, entry)) = by_model {
@@ -273,5 +275,35 @@ mod tests {
         ] {
             assert!(Overrides::from_json(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn model_keys_cover_ids_as_catalog_patterns_do_and_an_empty_entry_is_the_builtin_rule() {
+        let overrides = Overrides::from_json(
+            r#"{"providers": {"openai": {"reasoning": "low", "models": {
+                "o3": {"reasoning": "high"}, "gpt-5": {}
+            }}}}"#,
+        )
+        .unwrap();
+        let value = |id: &str| {
+            overrides
+                .mapping("openai", id)
+                .map(|(m, scope)| (m.value_for(Level::Medium).cloned(), scope))
+        };
+        let high = Some(Scalar::Name("high".into()));
+        let low = Some(Scalar::Name("low".into()));
+        assert_eq!(value("o3"), Some((high.clone(), Scope::Model("o3".into()))));
+        assert_eq!(
+            value("o3-mini-2025-01-31"),
+            Some((high, Scope::Model("o3".into())))
+        );
+        assert_eq!(
+            value("o30"),
+            Some((low.clone(), Scope::Provider("openai".into())))
+        );
+        assert_eq!(value("o3x"), Some((low, Scope::Provider("openai".into()))));
+        // "Ponder's rule" on a model row: neither the model nor the provider map applies.
+        assert_eq!(value("gpt-5"), None);
+        assert_eq!(value("gpt-5-mini"), None);
     }
 }

@@ -480,6 +480,9 @@ fn seed_002_generic_ratios_for_unknown_models() {
                 .iter()
                 .any(|w| w.contains("thinking support unknown"))
         );
+        // The change's feedback line carries every warning the plan has.
+        assert_eq!(p.feedback.warnings, p.warnings);
+        assert!(p.feedback.text().contains("thinking support unknown"));
     }
     // Google's bounds clamp the low end at 1,024.
     let small = TurnContext {
@@ -881,7 +884,7 @@ fn copilot_says_what_max_and_claude_mean() {
 #[test]
 fn copilot_offers_levels_only_where_they_mean_something() {
     let offered = |id: &str| -> Vec<String> {
-        super::levels::level_options(&model(Some("copilot"), id))
+        super::levels::level_options(&model(Some("copilot"), id), &Overrides::default())
             .into_iter()
             .filter(|o| o.available)
             .map(|o| o.choice.to_string())
@@ -900,7 +903,7 @@ fn copilot_offers_levels_only_where_they_mean_something() {
 
 fn available(target: &str) -> Vec<String> {
     let (id, _) = parse_model_choice(target).unwrap();
-    super::levels::level_options(&model(None, &id))
+    super::levels::level_options(&model(None, &id), &Overrides::default())
         .into_iter()
         .filter(|o| o.available)
         .map(|o| o.choice.to_string())
@@ -924,18 +927,20 @@ fn seed_003_level_sets_come_from_the_model() {
     );
     assert_eq!(available("o3"), ["default", "low", "medium", "high"]);
     assert_eq!(available("gemini-3-pro"), ["default", "low", "high"]);
-    let labels: Vec<String> = super::levels::level_options(&model(None, "gemini-3-pro"))
-        .into_iter()
-        .map(|o| o.label)
-        .collect();
+    let labels: Vec<String> =
+        super::levels::level_options(&model(None, "gemini-3-pro"), &Overrides::default())
+            .into_iter()
+            .map(|o| o.label)
+            .collect();
     assert!(
         labels.contains(&"off — not available, minimum is LOW".to_owned()),
         "{labels:?}"
     );
-    let sonnet: Vec<String> = super::levels::level_options(&model(None, "claude-sonnet-4-5"))
-        .into_iter()
-        .map(|o| o.label)
-        .collect();
+    let sonnet: Vec<String> =
+        super::levels::level_options(&model(None, "claude-sonnet-4-5"), &Overrides::default())
+            .into_iter()
+            .map(|o| o.label)
+            .collect();
     assert!(
         sonnet.contains(&"medium — 43,008 tokens".to_owned()),
         "{sonnet:?}"

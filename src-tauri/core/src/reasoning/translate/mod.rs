@@ -43,6 +43,14 @@ pub enum TranslateError {
         "the override for {scope} sends {value:?}, which is not a thinking level or a token budget"
     )]
     BadOverride { scope: String, value: String },
+    #[error(
+        "the override for {scope} sends a budget of 0 tokens, which {model} does not take: {why}"
+    )]
+    ZeroBudget {
+        scope: String,
+        model: String,
+        why: String,
+    },
 }
 
 /// What the engine will aim for once overrides have had their say.
@@ -86,13 +94,13 @@ pub fn translate(
     let mut warnings = out.warnings.clone();
     if model.is_generic() {
         warnings.push(format!(
-            "{} is not in Ponder's catalog: thinking support unknown, using {}'s generic rule",
+            "no source Ponder reads knows {}: thinking support unknown, using {}'s generic rule",
             model.id, model.provider.name
         ));
     }
     let feedback = Feedback {
         switched: switched_line(model, endpoint),
-        warnings: out.warnings.clone(),
+        warnings: warnings.clone(),
         thinking: format!("Thinking: {}", out.thinking),
         notes: out.notes.clone(),
     };
@@ -136,6 +144,28 @@ fn apply_overrides(
     }
     match mapping.value_for(level) {
         Some(Scalar::Tokens(tokens)) if *tokens > 0 => Ok(Target::Choice(Choice::Budget(*tokens))),
+        // 0 is a documented "off" only where the budget range starts there (Gemini 2.5
+        // Flash, Qwen): elsewhere it is refused, not quietly turned into something else.
+        Some(Scalar::Tokens(0)) => match model.thinking {
+            Thinking::Budget {
+                min: 0,
+                can_disable: true,
+                ..
+            } => Ok(Target::Choice(Choice::Off)),
+            Thinking::Budget { min, .. } => Err(TranslateError::ZeroBudget {
+                scope: scope_name,
+                model: model.id.clone(),
+                why: format!(
+                    "its smallest budget is {} tokens; choose \"off\" (or map the level to null) to send no thinking",
+                    thousands(min.max(1))
+                ),
+            }),
+            _ => Err(TranslateError::ZeroBudget {
+                scope: scope_name,
+                model: model.id.clone(),
+                why: "it takes no token budget at all; map the level to a name such as \"low\", or to null for no thinking".to_owned(),
+            }),
+        },
         Some(Scalar::Name(name)) => match name.parse::<Choice>() {
             Ok(Choice::Default) | Err(_) => Err(TranslateError::BadOverride {
                 scope: scope_name,
