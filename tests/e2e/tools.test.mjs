@@ -171,6 +171,14 @@ describe('tools in the real app', () => {
       await waitFor(async () => (await textOf(s, '[data-testid="tool-result"]')).includes(`Echo: ${MESSAGE}`), 'the result is on the card', 30000);
       await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the turn ends', 30000);
       await waitFor(async () => (await s.findAll('[data-testid="answer"]')).length > 0, 'the answer is shown');
+
+      // The request preview shows what the next turn sends: the running server's tools and
+      // the header that lets the model think between calls.
+      await s.click(await s.waitFind('[data-testid="reasoning-toggle"]'));
+      await waitFor(async () => (await textOf(s, '[data-testid="preview-request"]')).includes('"echo"'), 'the preview has the tools', 15000);
+      const preview = JSON.parse(await textOf(s, '[data-testid="preview-request"]'));
+      assert.ok(preview.tools.some((t) => t.name === 'echo'), 'the tools are in the previewed body');
+      assert.match(await textOf(s, '[data-testid="preview-headers"]'), /interleaved-thinking/);
     });
 
     // What went back to the provider: the signed thinking block, the call, and its result.

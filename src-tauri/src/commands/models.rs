@@ -299,6 +299,30 @@ pub fn translate_preview(
                 |h| h.default_api(),
             )
     });
+    // The tools the next turn offers: those of the conversation's servers that are running.
+    // A preview starts nothing; a server not started yet is named instead.
+    let mut tool_notes = Vec::new();
+    let mut offered = Vec::new();
+    let hub = state.hub.clone();
+    for server in app_settings
+        .mcp_servers
+        .iter()
+        .filter(|s| s.enabled && settings.tools.servers.contains(&s.id))
+    {
+        match hub.running_tools(&server.id) {
+            Some(tools) => offered.extend(
+                tools
+                    .into_iter()
+                    .filter(|t| settings.tools.offers(&server.id, &t.name))
+                    .map(|t| (server.id.clone(), t)),
+            ),
+            None => tool_notes.push(format!(
+                "{}'s tools are added when it starts, with the next message",
+                server.name
+            )),
+        }
+    }
+    let tools = ponder_core::tools::Toolbox::new(offered).specs();
     let mut turn = TurnRequest {
         model: &model,
         choice,
@@ -315,7 +339,7 @@ pub fn translate_preview(
         api: settings.api,
         api_key: model.provider.api_key_env.as_ref().map(|_| KEY_PLACEHOLDER),
         context_tokens: 0,
-        tools: &[],
+        tools: &tools,
         renew_key: None,
     };
     let (sent, left_out, tokens) = fit_history(&history, &turn);
@@ -327,6 +351,7 @@ pub fn translate_preview(
     let headers: BTreeMap<String, String> = prepared.http.headers.iter().cloned().collect();
     let mut warnings = plan.warnings.clone();
     warnings.extend(prepared.notices.iter().cloned());
+    warnings.extend(tool_notes);
     if left_out > 0 {
         warnings.push(format!(
             "The oldest {left_out} messages will be left out to fit the model's context window"

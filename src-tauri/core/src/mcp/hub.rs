@@ -173,6 +173,19 @@ impl Hub {
         }
     }
 
+    /// The tools of a server that is running now, without starting it or waiting for it:
+    /// `None` when it is not running (or busy starting).
+    pub fn running_tools(&self, id: &str) -> Option<Vec<ServerTool>> {
+        let slot = self.slots().get(id).cloned()?;
+        let life = slot.life.try_lock().ok()?;
+        match &*life {
+            Life::Running(connection) if !connection.is_closed() => {
+                Some(connection.tools().to_vec())
+            }
+            _ => None,
+        }
+    }
+
     /// Tries a server afresh: stops it, starts it and lists its tools.
     pub async fn restart(&self, id: &str) -> Result<Vec<ServerTool>, McpError> {
         let slot = self
