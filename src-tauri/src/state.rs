@@ -89,6 +89,16 @@ pub enum Remedy {
 }
 
 impl AppState {
+    /// The catalog a turn plans with: the built-in one, the user's own servers, and what the
+    /// providers' own lists said this run (the API each model answers on, its efforts).
+    pub fn catalog(&self, settings: &crate::settings::Settings) -> ponder_core::reasoning::Catalog {
+        let live = self
+            .live_models
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        settings.catalog().with_live(&live)
+    }
+
     /// Resolves and creates the data directory and opens the history. Tauri's own resolver
     /// is used so that the settings store, WebKit's storage and our files share one place.
     /// A history or settings file that cannot be used is recorded as a problem, never

@@ -203,7 +203,7 @@ async fn start(
         ));
     }
     let settings = crate::settings::load(&app)?;
-    let catalog = settings.catalog();
+    let catalog = state.catalog(&settings);
     // A provider one signs in to keeps its sign-in's address in the base URL, not its API's.
     let signed_in = catalog
         .provider(&request.provider)

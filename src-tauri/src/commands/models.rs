@@ -284,7 +284,9 @@ pub fn translate_preview(
     conversation_id: Option<String>,
 ) -> Result<TranslatePreview, IpcError> {
     let app_settings = crate::settings::load(&app)?;
-    let model = app_settings.catalog().resolve(Some(&provider), &model)?;
+    let model = state
+        .catalog(&app_settings)
+        .resolve(Some(&provider), &model)?;
     let mut history = match &conversation_id {
         Some(id) => state.store()?.history(id)?,
         None => Vec::new(),

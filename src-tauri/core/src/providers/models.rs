@@ -16,6 +16,39 @@ pub struct LiveModel {
     pub id: String,
     /// The provider's own name for it, where its list gives one (Anthropic, Gemini).
     pub name: Option<String>,
+    /// The API paths it answers on, where the list says (Copilot's `supported_endpoints`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub endpoints: Vec<String>,
+    /// The reasoning efforts it takes, where the list says (Copilot's
+    /// `supports.reasoning_effort`): a model that reasons, and how finely.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub efforts: Vec<String>,
+}
+
+impl LiveModel {
+    pub fn named(id: impl Into<String>, name: Option<String>) -> Self {
+        Self {
+            id: id.into(),
+            name,
+            endpoints: Vec::new(),
+            efforts: Vec::new(),
+        }
+    }
+
+    /// The one API the list says the model answers on, where it names only one of Chat
+    /// Completions and Responses.
+    pub fn only_api(&self) -> Option<crate::reasoning::ApiChoice> {
+        let on = |path: &str| {
+            self.endpoints
+                .iter()
+                .any(|e| e.trim_end_matches('/').ends_with(path))
+        };
+        match (on("/chat/completions"), on("/responses")) {
+            (true, false) => Some(crate::reasoning::ApiChoice::Chat),
+            (false, true) => Some(crate::reasoning::ApiChoice::Responses),
+            _ => None,
+        }
+    }
 }
 
 /// The list endpoint and how to read it, per protocol.
@@ -48,29 +81,24 @@ pub fn parse_model_list(protocol: Protocol, body: &Value) -> Vec<LiveModel> {
                     .is_none_or(|methods| methods.iter().any(|x| x == "generateContent"))
             })
             .filter_map(|m| {
-                Some(LiveModel {
-                    id: text(m, "name")?.trim_start_matches("models/").to_owned(),
-                    name: text(m, "displayName"),
-                })
+                Some(LiveModel::named(
+                    text(m, "name")?.trim_start_matches("models/"),
+                    text(m, "displayName"),
+                ))
             })
             .collect(),
         Protocol::Ollama => items("models")
             .iter()
             .filter_map(|m| {
-                Some(LiveModel {
-                    id: text(m, "name").or_else(|| text(m, "model"))?,
-                    name: None,
-                })
+                Some(LiveModel::named(
+                    text(m, "name").or_else(|| text(m, "model"))?,
+                    None,
+                ))
             })
             .collect(),
         Protocol::Anthropic | Protocol::OpenaiChat | Protocol::OpenaiResponses => items("data")
             .iter()
-            .filter_map(|m| {
-                Some(LiveModel {
-                    id: text(m, "id")?,
-                    name: text(m, "display_name"),
-                })
-            })
+            .filter_map(|m| Some(LiveModel::named(text(m, "id")?, text(m, "display_name"))))
             .collect(),
     };
     // OpenAI-style lists hold every model of the account: embeddings, speech, images.
@@ -155,10 +183,10 @@ mod tests {
         let anthropic = json!({"data": [{"id": "claude-sonnet-4-5-20250929", "type": "model", "display_name": "Claude Sonnet 4.5"}], "has_more": false});
         assert_eq!(
             parse_model_list(Protocol::Anthropic, &anthropic),
-            [LiveModel {
-                id: "claude-sonnet-4-5-20250929".into(),
-                name: Some("Claude Sonnet 4.5".into())
-            }]
+            [LiveModel::named(
+                "claude-sonnet-4-5-20250929",
+                Some("Claude Sonnet 4.5".into())
+            )]
         );
         let gemini = json!({"models": [
             {"name": "models/gemini-2.5-pro", "displayName": "Gemini 2.5 Pro", "supportedGenerationMethods": ["generateContent", "countTokens"]},
@@ -166,10 +194,10 @@ mod tests {
         ]});
         assert_eq!(
             parse_model_list(Protocol::Gemini, &gemini),
-            [LiveModel {
-                id: "gemini-2.5-pro".into(),
-                name: Some("Gemini 2.5 Pro".into())
-            }]
+            [LiveModel::named(
+                "gemini-2.5-pro",
+                Some("Gemini 2.5 Pro".into())
+            )]
         );
         let ollama = json!({"models": [{"name": "qwen3:8b"}, {"name": "llama3.2:latest"}]});
         assert_eq!(

@@ -329,6 +329,10 @@ pub struct GenericRule {
 pub struct Catalog {
     pub providers: Vec<ProviderEntry>,
     pub rules: Vec<ModelRule>,
+    /// What each provider's own list said of its models this run (`with_live`): the API a
+    /// model answers on, the efforts it takes.
+    #[serde(skip)]
+    pub live: std::collections::BTreeMap<String, Vec<crate::providers::models::LiveModel>>,
 }
 
 /// A model as the engine sees it: its catalog entry, or its provider's generic rule.
@@ -358,6 +362,8 @@ pub struct ModelInfo {
     pub rule_source: Option<String>,
     /// The model list's facts for this id, when it has them.
     pub listed: Option<ListedModel>,
+    /// The one API the provider's live list says the model answers on, where it names one.
+    pub live_api: Option<ApiChoice>,
 }
 
 impl ModelInfo {
@@ -411,6 +417,35 @@ impl Catalog {
     /// from the model list when that has the id. An id no rule covers gets its provider's
     /// generic rule, or no reasoning at all when the model list knows it cannot reason.
     pub fn resolve(&self, provider: Option<&str>, model: &str) -> Result<ModelInfo, LookupError> {
+        let mut info = self.resolve_listed(provider, model)?;
+        let live = self
+            .live
+            .get(&info.provider.id)
+            .and_then(|models| models.iter().find(|m| m.id.eq_ignore_ascii_case(model)));
+        if let Some(live) = live {
+            derive::apply_live(&mut info, live);
+        }
+        Ok(info)
+    }
+
+    /// The catalog with what the providers' own lists said this run.
+    pub fn with_live(
+        mut self,
+        live: &std::collections::HashMap<String, Vec<crate::providers::models::LiveModel>>,
+    ) -> Self {
+        self.live = live
+            .iter()
+            .map(|(provider, models)| (provider.clone(), models.clone()))
+            .collect();
+        self
+    }
+
+    /// [`resolve`](Self::resolve) from the hand rules and the model list alone.
+    fn resolve_listed(
+        &self,
+        provider: Option<&str>,
+        model: &str,
+    ) -> Result<ModelInfo, LookupError> {
         let provider = provider.map(|id| self.provider(id)).transpose()?;
         let id = model.to_ascii_lowercase();
         let mut best: Option<&ModelRule> = None;
@@ -447,6 +482,7 @@ impl Catalog {
                     rule: RuleSource::Hand,
                     rule_source: rule.source.clone().or_else(|| provider.docs.clone()),
                     listed: own.cloned(),
+                    live_api: None,
                     provider,
                 })
             }
@@ -494,6 +530,7 @@ impl Catalog {
                     rule,
                     rule_source: None,
                     listed,
+                    live_api: None,
                 })
             }
             (None, None) => Err(LookupError::UnknownModel {

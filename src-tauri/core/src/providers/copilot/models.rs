@@ -80,8 +80,9 @@ pub fn live(models: &[CopilotModel]) -> Vec<LiveModel> {
     models
         .iter()
         .map(|m| LiveModel {
-            id: m.id.clone(),
-            name: m.name.clone(),
+            endpoints: m.endpoints.clone(),
+            efforts: m.efforts.clone(),
+            ..LiveModel::named(m.id.clone(), m.name.clone())
         })
         .collect()
 }

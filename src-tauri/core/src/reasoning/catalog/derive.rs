@@ -326,6 +326,57 @@ fn gemini_version(id: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
+/// What a provider's live list says of a model: the one API it answers on, and — where no
+/// hand rule covers it — the efforts it takes, which make it a model that reasons.
+pub(super) fn apply_live(model: &mut super::ModelInfo, live: &crate::providers::models::LiveModel) {
+    model.live_api = live.only_api();
+    if model.rule == RuleSource::Hand {
+        return;
+    }
+    let mut values: Vec<Effort> = live
+        .efforts
+        .iter()
+        .filter_map(|e| parse_effort(e))
+        .collect();
+    values.sort();
+    values.dedup();
+    if values.is_empty() {
+        return;
+    }
+    let id = model.id.to_ascii_lowercase();
+    let family = match model.provider.dialect {
+        Dialect::Copilot => copilot(&id, &ThinkingFacts::default()),
+        _ => None,
+    };
+    let can_disable = match &family {
+        Some(d) => d.thinking.can_disable(),
+        None => values.contains(&Effort::None),
+    };
+    let default = if values.contains(&Effort::Medium) {
+        Effort::Medium
+    } else {
+        values[0]
+    };
+    let base = family.unwrap_or_else(|| {
+        Derived::plain(
+            Thinking::Always,
+            model.provider.generic.shows,
+            model.provider.generic.replay,
+            NOT_PUBLISHED,
+        )
+    });
+    model.thinking = Thinking::Effort {
+        values,
+        default,
+        can_disable,
+    };
+    model.shows = base.shows;
+    model.replay = base.replay;
+    model.default = base.default;
+    model.api = base.api.or(model.api);
+    model.rule = RuleSource::Derived;
+}
+
 /// Copilot's families, as Copilot's chat API takes them: Claude and GPT with an effort at
 /// most `high` (Claude on Chat Completions with no thoughts returned, GPT on Responses);
 /// Gemini and Grok think at their own default, since Copilot relays no level or budget.

@@ -26,6 +26,17 @@ impl Catalog {
         live: &[crate::providers::models::LiveModel],
         added: &[String],
     ) -> Result<Vec<Offered>, LookupError> {
+        // What the live list says of every model (the API it answers on, its efforts) holds
+        // for the ids the model list also has.
+        let with_live;
+        let catalog = if live.is_empty() {
+            self
+        } else {
+            let mut map = std::collections::HashMap::new();
+            map.insert(provider.to_owned(), live.to_vec());
+            with_live = self.clone().with_live(&map);
+            &with_live
+        };
         let listed = ModelList::builtin()
             .offered(provider, today)
             .map(|m| (m.id.as_str(), None, ModelSource::Catalog));
@@ -40,7 +51,7 @@ impl Catalog {
         for (id, live_name, source) in listed.chain(live).chain(added) {
             if seen.insert(id.to_ascii_lowercase()) {
                 out.push(Offered {
-                    model: self.resolve(Some(provider), id)?,
+                    model: catalog.resolve(Some(provider), id)?,
                     live_name,
                     source,
                 });

@@ -379,3 +379,67 @@ fn every_hand_rule_has_a_source() {
         );
     }
 }
+
+/// Copilot's own list routes each model to the API it answers on and, for a model no hand
+/// rule covers, says which efforts it takes.
+#[test]
+fn a_live_list_routes_models_and_gives_unknown_ones_their_efforts() {
+    use crate::providers::copilot::models as copilot;
+    use crate::reasoning::plan::{Endpoint, TurnContext};
+    use crate::reasoning::{Choice, Overrides, translate};
+
+    let body = br#"{"data": [
+        {"id": "grok-5-code", "model_picker_enabled": true, "capabilities": {"type": "chat",
+         "supports": {"reasoning_effort": ["low", "high"]}}, "supported_endpoints": ["/responses"]},
+        {"id": "claude-opus-4.8", "model_picker_enabled": true, "capabilities": {"type": "chat",
+         "supports": {"reasoning_effort": ["low", "medium", "high"]}},
+         "supported_endpoints": ["/chat/completions", "/v1/messages"]},
+        {"id": "gpt-5.9-mini", "model_picker_enabled": true, "capabilities": {"type": "chat"},
+         "supported_endpoints": ["/chat/completions"]}
+    ]}"#;
+    let live = copilot::live(&copilot::parse(body).unwrap());
+    let mut map = std::collections::HashMap::new();
+    map.insert("copilot".to_owned(), live);
+    let catalog = Catalog::builtin().clone().with_live(&map);
+    let plan = |id: &str, choice: Choice| {
+        let model = catalog.resolve(Some("copilot"), id).unwrap();
+        let plan = translate(
+            choice,
+            &model,
+            &Overrides::default(),
+            &TurnContext::default(),
+        )
+        .unwrap();
+        (model, plan)
+    };
+
+    let (grok, p) = plan("grok-5-code", Choice::HIGH);
+    assert_eq!(grok.rule, RuleSource::Derived);
+    assert!(
+        matches!(&grok.thinking, Thinking::Effort { values, .. } if values == &[Effort::Low, Effort::High])
+    );
+    assert_eq!(p.api, Endpoint::Responses, "only /responses: it goes there");
+    assert_eq!(
+        p.request.reasoning.as_ref().unwrap().effort.as_deref(),
+        Some("high")
+    );
+
+    // A hand rule stays the rule; the list still routes it.
+    let (opus, p) = plan("claude-opus-4.8", Choice::MEDIUM);
+    assert_eq!(opus.rule, RuleSource::Hand);
+    assert_eq!(p.api, Endpoint::Chat);
+    // The GPT family goes to Responses unless the list says the model answers only on Chat.
+    let (_, p) = plan("gpt-5.9-mini", Choice::MEDIUM);
+    assert_eq!(p.api, Endpoint::Chat);
+    let without = Catalog::builtin()
+        .resolve(Some("copilot"), "gpt-5.9-mini")
+        .unwrap();
+    let p = translate(
+        Choice::MEDIUM,
+        &without,
+        &Overrides::default(),
+        &TurnContext::default(),
+    )
+    .unwrap();
+    assert_eq!(p.api, Endpoint::Responses);
+}

@@ -190,8 +190,13 @@ fn endpoint(model: &ModelInfo, ctx: &TurnContext) -> Endpoint {
             let reasons = !matches!(model.thinking, Thinking::None);
             let only_responses = model.listed.as_ref().is_some_and(|m| m.responses_only);
             match ctx.api {
-                // A model served only by Responses goes there whatever was chosen.
+                // A model served only by Responses goes there whatever was chosen; one the
+                // provider's own list puts on one API alone goes to that one.
                 _ if only_responses && responses_possible => Endpoint::Responses,
+                _ if model.live_api == Some(ApiChoice::Responses) && responses_possible => {
+                    Endpoint::Responses
+                }
+                _ if model.live_api == Some(ApiChoice::Chat) => Endpoint::Chat,
                 Some(ApiChoice::Responses) if responses_possible => Endpoint::Responses,
                 Some(_) => Endpoint::Chat,
                 None if model.api == Some(ApiChoice::Responses) && responses_possible => {
