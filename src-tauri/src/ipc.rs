@@ -293,6 +293,8 @@ pub struct ConversationView {
     /// What every answer in it cost, every version included (US dollars); none when no
     /// answer's model has listed prices.
     pub cost: Option<f64>,
+    /// What its answers took, every version included: thinking time, tokens, cost.
+    pub totals: ponder_core::store::ConversationTotals,
 }
 
 /// One version of an answer, for the compare view: its figures and its messages (the steps
@@ -314,7 +316,7 @@ impl ConversationView {
         messages: &[StoredMessage],
         earlier: usize,
         versions: &std::collections::HashMap<String, Vec<String>>,
-        cost: Option<f64>,
+        totals: ponder_core::store::ConversationTotals,
         prices: &Prices,
     ) -> Self {
         Self {
@@ -329,7 +331,8 @@ impl ConversationView {
             archived: c.archived,
             messages: MessageView::with_versions(messages, versions, prices),
             earlier: u32::try_from(earlier).unwrap_or(u32::MAX),
-            cost,
+            cost: totals.cost,
+            totals,
         }
     }
 }

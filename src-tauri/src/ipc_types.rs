@@ -26,7 +26,9 @@ use ponder_core::reasoning::{
     ApiChoice, Choice, CustomProvider, Meaning, MeaningKind, Overrides, ReasoningSettings,
     StripFromContext, ThoughtFormat,
 };
-use ponder_core::store::{ConversationSummary, MessageStatus, SearchHit, UsageRow};
+use ponder_core::store::{
+    ConversationSummary, ConversationTotals, MessageStatus, SearchHit, UsageRow,
+};
 
 use crate::commands::chat::Sent;
 use crate::commands::copilot::{DeviceCodeView, SignInEvent};
@@ -101,6 +103,7 @@ fn generated() -> String {
         declare::<VersionFigures>(),
         declare::<VersionView>(),
         declare::<UsageRow>(),
+        declare::<ConversationTotals>(),
         declare::<SearchHit>(),
         declare::<PurgeReport>(),
         declare::<Exported>(),

@@ -137,6 +137,25 @@ async fn a_rerun_is_another_version_and_compare_shows_each_ones_figures() {
     let listed = json(&run(&db, &["conversations", "--json"]));
     assert_eq!(listed[0]["id"], conversation.as_str());
     assert_eq!(listed[0]["model"], "claude-sonnet-4-5");
+    // Its totals count every version: the three answers' output tokens and costs summed.
+    let totals = &listed[0]["totals"];
+    assert_eq!(totals["answers"], 3, "{totals}");
+    let output: u64 = rows
+        .iter()
+        .map(|r| r["usage"]["output"].as_u64().unwrap())
+        .sum();
+    assert_eq!(totals["outputTokens"].as_u64(), Some(output), "{totals}");
+    let cost: f64 = rows.iter().map(|r| r["cost"].as_f64().unwrap()).sum();
+    assert!(
+        (totals["cost"].as_f64().unwrap() - cost).abs() < 1e-9,
+        "{totals}"
+    );
+    assert!(totals["thinkingMs"].is_u64() && totals["thinkingTokens"].is_u64());
+    let table = String::from_utf8(run(&db, &["conversations"]).stdout).unwrap();
+    assert!(
+        table.contains("thinking /") && table.contains("output tokens"),
+        "{table}"
+    );
     let exported = json(&run(&db, &["export", &conversation, "--format", "json"]));
     let messages = exported["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 4, "one question, three answers");

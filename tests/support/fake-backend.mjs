@@ -278,6 +278,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       messages,
       earlier: 0,
       cost: null,
+      totals: { answers: 0, thinkingMs: 0, inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cost: null },
       ...extra,
     };
     conversations.set(c.id, c);
@@ -450,6 +451,16 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     const stash = [...stashOf(c.id).values()];
     const every = [...out.messages, ...stash.flatMap((v) => v.tail)].map(priced).filter((n) => n !== null);
     out.cost = every.length ? every.reduce((a, b) => a + b, 0) : null;
+    const answers = [...out.messages, ...stash.flatMap((v) => v.tail)].filter((m) => m.role === 'assistant');
+    const sum = (f) => answers.reduce((a, m) => a + (f(m) ?? 0), 0);
+    out.totals = {
+      answers: answers.length,
+      thinkingMs: sum((m) => m.thinkingMs),
+      inputTokens: sum((m) => m.usage?.input),
+      outputTokens: sum((m) => m.usage?.output),
+      thinkingTokens: sum((m) => m.usage?.reasoning),
+      cost: out.cost,
+    };
     out.messages = out.messages.map((m, i) => {
       const parent = i > 0 ? out.messages[i - 1].id : null;
       const others = stash.filter((v) => v.parent === parent).map((v) => v.tail[0]);

@@ -54,6 +54,8 @@ describe('versions of a message', () => {
       // Each answer's cost under it; the conversation's, every version included, in the header.
       assert.match(await answer.getByTestId('message-meta').textContent(), /\$0\.03/);
       assert.equal(await page.getByTestId('chat-cost').textContent(), '$0.06');
+      // Beside it, what both versions took: their output tokens summed.
+      assert.match(await page.getByTestId('chat-totals').textContent(), /3,780 output tokens/);
       await screenshot(page, `ui-versions-${theme}`);
 
       await answer.getByTestId('version-previous').click();

@@ -42,10 +42,25 @@ pub struct PurgeArgs {
     json: bool,
 }
 
-pub fn conversations(args: ConversationsArgs, store: &Store) -> anyhow::Result<()> {
+/// The conversations, each with what its answers took (every version included).
+pub fn conversations(
+    args: ConversationsArgs,
+    store: &Store,
+    prices: &ponder_core::prices::Prices,
+) -> anyhow::Result<()> {
     let list = store.list_conversations(args.all)?;
+    let mut totals = store.all_conversation_totals(prices)?;
     let mut out = std::io::stdout().lock();
     if args.json {
+        let list: Vec<serde_json::Value> = list
+            .into_iter()
+            .map(|c| {
+                let mut row = serde_json::to_value(&c).unwrap_or_default();
+                row["totals"] = serde_json::to_value(totals.remove(&c.id).unwrap_or_default())
+                    .unwrap_or_default();
+                row
+            })
+            .collect();
         writeln!(out, "{}", serde_json::to_string(&list)?)?;
         return Ok(());
     }
@@ -55,13 +70,18 @@ pub fn conversations(args: ConversationsArgs, store: &Store) -> anyhow::Result<(
     for c in list {
         let pin = if c.pinned { "📌 " } else { "" };
         let model = c.model.as_deref().unwrap_or("-");
+        let t = totals.remove(&c.id).unwrap_or_default();
+        let cost = t.cost.map(|d| format!(", ${d:.4}")).unwrap_or_default();
         writeln!(
             out,
-            "{}  {pin}{}  ({}, {} messages)",
+            "{}  {pin}{}  ({}, {} messages; thought {:.1} s, {} thinking / {} output tokens{cost})",
             c.id,
             inert(&c.title),
             inert(model),
-            c.message_count
+            c.message_count,
+            t.thinking_ms as f64 / 1000.0,
+            t.thinking_tokens,
+            t.output_tokens,
         )?;
     }
     Ok(())

@@ -218,7 +218,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let settings = chat::AppSettings::read(&settings_file()?)?;
             mcp::run(args, &settings.mcp_servers)?
         }
-        Command::Conversations(args) => history::conversations(args, &store()?)?,
+        Command::Conversations(args) => {
+            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let prices = ponder_core::prices::Prices::new(&settings.prices);
+            history::conversations(args, &store()?, &prices)?
+        }
         Command::Search(args) => history::search(args, &store()?)?,
         Command::PurgeThoughts(args) => history::purge_thoughts(args, &store()?)?,
         Command::Export(args) => history::export(args, &store()?)?,

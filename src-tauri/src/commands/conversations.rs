@@ -174,13 +174,13 @@ fn read_view(
     };
     let versions = store.versions(id)?;
     let prices = state.prices();
-    let cost = store.conversation_cost(id, &prices)?;
+    let totals = store.conversation_totals(id, &prices)?;
     Ok(ConversationView::new(
         conversation,
         &messages,
         earlier,
         &versions,
-        cost,
+        totals,
         &prices,
     ))
 }

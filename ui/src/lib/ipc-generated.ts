@@ -294,7 +294,11 @@ earlier: number,
  * What every answer in it cost, every version included (US dollars); none when no
  * answer's model has listed prices.
  */
-cost: number | null, };
+cost: number | null, 
+/**
+ * What its answers took, every version included: thinking time, tokens, cost.
+ */
+totals: ConversationTotals, };
 
 export type VersionFigures = { 
 /**
@@ -331,6 +335,28 @@ export type UsageRow = {
 day: string, provider: string, model: string, answers: number, usage: Usage, 
 /**
  * US dollars, where the model's prices are known.
+ */
+cost: number | null, };
+
+export type ConversationTotals = { 
+/**
+ * Assistant messages: answers, their versions and the steps of tool loops.
+ */
+answers: number, 
+/**
+ * Time spent thinking, as measured while the thoughts streamed.
+ */
+thinkingMs: number, inputTokens: number, 
+/**
+ * Output tokens, thinking included (as every provider counts them for billing).
+ */
+outputTokens: number, 
+/**
+ * The part of the output that was thinking, where the provider reports it.
+ */
+thinkingTokens: number, 
+/**
+ * US dollars, where any answer's model is priced.
  */
 cost: number | null, };
 

@@ -25,7 +25,7 @@ pub use import::{ConversationRecord, InsertError};
 pub use messages::{MessageStatus, StoredMessage, TurnRecord};
 pub use migrations::{LATEST_VERSION, migrations};
 pub use search::{SearchHit, SearchScope};
-pub use usage::UsageRow;
+pub use usage::{ConversationTotals, UsageRow};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

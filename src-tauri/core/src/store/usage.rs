@@ -59,28 +59,96 @@ impl Store {
     /// What every message of a conversation (every version) cost at `prices`; None when
     /// none of them is priced. Reads only the figures: a long thread's messages stay unread.
     pub fn conversation_cost(&self, conversation_id: &str, prices: &Prices) -> Result<Option<f64>> {
+        Ok(self.conversation_totals(conversation_id, prices)?.cost)
+    }
+
+    /// What a conversation's answers took, every version and tool step included: thinking
+    /// time, tokens and cost.
+    pub fn conversation_totals(
+        &self,
+        conversation_id: &str,
+        prices: &Prices,
+    ) -> Result<ConversationTotals> {
+        Ok(self
+            .totals_where(Some(conversation_id), prices)?
+            .remove(conversation_id)
+            .unwrap_or_default())
+    }
+
+    /// [`conversation_totals`](Self::conversation_totals) of every conversation, in one read.
+    pub fn all_conversation_totals(
+        &self,
+        prices: &Prices,
+    ) -> Result<std::collections::HashMap<String, ConversationTotals>> {
+        self.totals_where(None, prices)
+    }
+
+    fn totals_where(
+        &self,
+        conversation_id: Option<&str>,
+        prices: &Prices,
+    ) -> Result<std::collections::HashMap<String, ConversationTotals>> {
+        // Summed per model in SQL: a conversation's figures are read, never its messages.
         let rows = self.read(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT provider, model, input_tokens, output_tokens, reasoning_tokens, cached_tokens
+                "SELECT conversation_id, provider, model, count(*), sum(thinking_ms),
+                        sum(input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(cached_tokens)
                    FROM messages
-                  WHERE conversation_id = ?1 AND role = 'assistant' AND deleted_at IS NULL
-                    AND provider IS NOT NULL AND model IS NOT NULL",
+                  WHERE role = 'assistant' AND deleted_at IS NULL
+                    AND (?1 IS NULL OR conversation_id = ?1)
+                  GROUP BY conversation_id, provider, model",
             )?;
             let rows = stmt.query_map([conversation_id], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    usage_at(r, 2)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                    usage_at(r, 5)?,
                 ))
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })?;
-        let mut costs = rows
-            .iter()
-            .filter_map(|(provider, model, usage)| prices.cost(provider, model, usage))
-            .peekable();
-        Ok(costs.peek().is_some().then(|| costs.sum()))
+        let mut out: std::collections::HashMap<String, ConversationTotals> =
+            std::collections::HashMap::new();
+        for (id, provider, model, answers, thinking_ms, usage) in rows {
+            let totals = out.entry(id).or_default();
+            totals.answers += u32::try_from(answers).unwrap_or(u32::MAX);
+            totals.thinking_ms += u64::try_from(thinking_ms.unwrap_or(0)).unwrap_or(0);
+            totals.input_tokens += u64::from(usage.input.unwrap_or(0));
+            totals.output_tokens += u64::from(usage.output.unwrap_or(0));
+            totals.thinking_tokens += u64::from(usage.reasoning.unwrap_or(0));
+            if let (Some(provider), Some(model)) = (provider, model)
+                && let Some(cost) = prices.cost(&provider, &model, &usage)
+            {
+                *totals.cost.get_or_insert(0.0) += cost;
+            }
+        }
+        Ok(out)
     }
+}
+
+/// What a conversation's answers took, every version and tool step included.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ConversationTotals {
+    /// Assistant messages: answers, their versions and the steps of tool loops.
+    pub answers: u32,
+    /// Time spent thinking, as measured while the thoughts streamed.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub thinking_ms: u64,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub input_tokens: u64,
+    /// Output tokens, thinking included (as every provider counts them for billing).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub output_tokens: u64,
+    /// The part of the output that was thinking, where the provider reports it.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub thinking_tokens: u64,
+    /// US dollars, where any answer's model is priced.
+    pub cost: Option<f64>,
 }
 
 /// The four token columns (input, output, reasoning, cached) from column `first` on.

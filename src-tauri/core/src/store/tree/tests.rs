@@ -283,6 +283,31 @@ fn usage_counts_every_version_per_day_and_model_but_not_deleted_ones() {
         .sum();
     let cost = store.conversation_cost(&c, &prices).unwrap().unwrap();
     assert!((cost - want).abs() < 1e-12 && (cost - each).abs() < 1e-12);
+    // Its totals: every version's thinking time and tokens, not the deleted branch's.
+    for (id, ms) in [(&a2, 1_200), (&again, 800), (&gone, 99_000)] {
+        store
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE messages SET thinking_ms = ?2 WHERE id = ?1",
+                    rusqlite::params![id, ms],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    }
+    let totals = store.conversation_totals(&c, &prices).unwrap();
+    assert_eq!(
+        (
+            totals.answers,
+            totals.thinking_ms,
+            totals.input_tokens,
+            totals.output_tokens,
+            totals.thinking_tokens
+        ),
+        (3, 2_000, 2_000, 5_000, 2_000)
+    );
+    assert!((totals.cost.unwrap() - cost).abs() < 1e-12);
+    assert_eq!(store.all_conversation_totals(&prices).unwrap()[&c], totals);
     let unpriced = store.create_conversation(Default::default()).unwrap();
     assert_eq!(
         store.conversation_cost(&unpriced.id, &prices).unwrap(),
