@@ -476,3 +476,53 @@ async fn escape_sequences_from_the_model_reach_the_terminal_inert() {
         "{rest:?}"
     );
 }
+
+/// Streaming switched off in the desktop app's settings: `chat` asks for the whole answer,
+/// reads the thoughts and the answer from it, and says why it did not stream.
+#[tokio::test]
+async fn streaming_off_in_the_settings_asks_for_the_whole_answer() {
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(Reply::fixture("anthropic/vercel-sonnet45-thinking.json").unwrap());
+    let data = tempfile::tempdir().unwrap();
+    let config = data.path().join("dev.ponder.desktop");
+    std::fs::create_dir_all(&config).unwrap();
+    let settings = serde_json::json!({
+        "reasoningOverrides": {"providers": {"anthropic": {"stream": false}}}
+    });
+    std::fs::write(config.join("settings.json"), settings.to_string()).unwrap();
+    let out = tokio::process::Command::from(ponder_cli())
+        .env("XDG_DATA_HOME", data.path())
+        .env("XDG_CONFIG_HOME", data.path())
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+        .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
+        .args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/minimal",
+            "--base-url",
+            &mock.url(),
+            "--json",
+            "What is 925 divided by 5?",
+        ])
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let requests = mock.requests();
+    assert_eq!(requests[0].json()["stream"], false);
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        printed.contains("925 divided by 5 = 185"),
+        "the thought: {printed}"
+    );
+    assert!(printed.contains("925 ÷ 5 = 185"), "the answer: {printed}");
+    let told = String::from_utf8(out.stderr).unwrap();
+    assert!(told.contains("Not streamed"), "the note: {told}");
+    mock.shutdown().await;
+}

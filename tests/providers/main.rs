@@ -4,4 +4,5 @@ mod copilot;
 mod errors;
 mod fixtures;
 mod requests;
+mod streaming;
 mod tool_requests;

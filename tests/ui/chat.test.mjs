@@ -606,6 +606,7 @@ describe('settings', () => {
     for (const [level, value] of [['minimal', '1024'], ['low', '8000'], ['medium', '16000'], ['high', '32000']]) {
       await row.getByTestId(`override-${level}`).fill(value);
     }
+    await row.getByTestId('override-stream').selectOption('off');
     await row.getByTestId('override-autostream').selectOption('medium');
     await row.getByTestId('override-caching').selectOption('none');
     await row.getByTestId('override-meanings').waitFor();
@@ -631,6 +632,7 @@ describe('settings', () => {
           reasoning: [1024, 8000, 16000, 32000],
           reasoningAutoStreamLevel: 'medium',
           caching: 'none',
+          stream: false,
           models: { 'claude-haiku-4-5': { reasoning: null } },
         },
       },

@@ -369,8 +369,8 @@ pub fn translate_preview(
         url: prepared.http.url.clone(),
         request: body,
         headers,
-        // Every turn streams (Gemini through its streaming endpoint, the rest with `stream`).
-        stream: true,
+        // Whether the answer streams: the user's setting, and what the request needs.
+        stream: plan.stream,
         api: plan.api,
         output_cap: plan.output_cap(),
         thinking_budget: plan.thinking_budget(),

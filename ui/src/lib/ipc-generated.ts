@@ -99,13 +99,23 @@ export type Mapping = null | Scalar | [Scalar, Scalar, Scalar, Scalar];
 
 export type Caching = "full" | "none";
 
-export type ModelOverrides = { reasoning?: Mapping | null, };
+export type ModelOverrides = { reasoning?: Mapping | null, 
+/**
+ * Whether this model's answers stream; unset follows the provider.
+ */
+stream?: boolean | null, };
 
 export type ProviderOverrides = { reasoning?: Mapping | null, 
 /**
  * The lowest level at which streaming is forced on.
  */
-reasoningAutoStreamLevel?: "minimal" | "low" | "medium" | "high" | "max", caching?: Caching | null, models?: { [key in string]?: ModelOverrides }, };
+reasoningAutoStreamLevel?: "minimal" | "low" | "medium" | "high" | "max", caching?: Caching | null, 
+/**
+ * Whether answers stream (unset: they do). Off, each answer comes whole — for an
+ * organisation OpenAI will not stream reasoning models to, or a proxy that buffers —
+ * except at and above `reasoningAutoStreamLevel`, and where a request must stream.
+ */
+stream?: boolean | null, models?: { [key in string]?: ModelOverrides }, };
 
 export type Overrides = { providers: { [key in string]?: ProviderOverrides }, };
 

@@ -41,4 +41,19 @@ describe('reasoning overrides as rows', () => {
     broken[0] = { ...broken[0]!, four: ['minimal', '', 'medium', 'high'] };
     expect(toOverrides(broken)).toEqual({ ok: false, error: 'Give a value for low.', index: 0 });
   });
+
+  it('keeps streaming per provider and per model, and a model row on the built-in rule', () => {
+    const saved: ReasoningOverrides = {
+      providers: {
+        openai: { stream: false, reasoningAutoStreamLevel: 'high', models: { o3: { stream: true }, 'gpt-5': {} } },
+      },
+    };
+    const rows = toRows(saved);
+    expect(rows.map((r) => [r.model, r.kind, r.stream])).toEqual([
+      ['', 'builtin', 'off'],
+      ['o3', 'builtin', 'on'],
+      ['gpt-5', 'builtin', ''],
+    ]);
+    expect(toOverrides(rows)).toEqual({ ok: true, value: saved });
+  });
 });

@@ -15,6 +15,12 @@ export interface OverrideRow {
   autoStream: string;
   /** Provider rows only: Anthropic caching ('' leaves it as it is: full). */
   caching: '' | 'full' | 'none';
+  /** Whether answers stream ('' leaves it to the provider, or on for a provider row). */
+  stream: '' | 'on' | 'off';
+}
+
+function streamOf(value: boolean | null | undefined): OverrideRow['stream'] {
+  return value === undefined || value === null ? '' : value ? 'on' : 'off';
 }
 
 export const LEVELS = ['minimal', 'low', 'medium', 'high'] as const;
@@ -31,7 +37,7 @@ export function scalar(raw: string): OverrideScalar | null {
 }
 
 function row(provider: string, model: string, mapping: OverrideMapping | undefined, has: boolean): OverrideRow {
-  const base: OverrideRow = { provider, model, kind: 'builtin', one: '', four: ['', '', '', ''], autoStream: '', caching: '' };
+  const base: OverrideRow = { provider, model, kind: 'builtin', one: '', four: ['', '', '', ''], autoStream: '', caching: '', stream: '' };
   if (!has) return base;
   if (mapping === null || mapping === undefined) return { ...base, kind: 'off' };
   if (Array.isArray(mapping)) return { ...base, kind: 'four', four: mapping.map(text) as OverrideRow['four'] };
@@ -46,10 +52,11 @@ export function toRows(overrides: ReasoningOverrides | undefined): OverrideRow[]
       ...row(provider, '', scope.reasoning, 'reasoning' in scope),
       autoStream: scope.reasoningAutoStreamLevel ?? '',
       caching: scope.caching ?? '',
+      stream: streamOf(scope.stream),
     });
     for (const [model, entry] of Object.entries(scope.models ?? {})) {
       if (!entry) continue;
-      rows.push(row(provider, model, entry.reasoning, 'reasoning' in entry));
+      rows.push({ ...row(provider, model, entry.reasoning, 'reasoning' in entry), stream: streamOf(entry.stream) });
     }
   }
   return rows;
@@ -82,13 +89,15 @@ export function toOverrides(rows: readonly OverrideRow[]): { ok: true; value: Re
     const mapping = rowMapping(r);
     if (!mapping.ok) return { ok: false, error: mapping.error, index };
     const scope = (providers[r.provider] ??= {});
+    const stream = r.stream === '' ? {} : { stream: r.stream === 'on' };
     if (r.model.trim()) {
       const models = (scope.models ??= {});
-      models[r.model.trim()] = mapping.value === undefined ? {} : { reasoning: mapping.value };
+      models[r.model.trim()] = mapping.value === undefined ? { ...stream } : { reasoning: mapping.value, ...stream };
     } else {
       if (mapping.value !== undefined) scope.reasoning = mapping.value;
       if (r.autoStream) scope.reasoningAutoStreamLevel = r.autoStream as (typeof LEVELS)[number];
       if (r.caching) scope.caching = r.caching;
+      Object.assign(scope, stream);
     }
   }
   return { ok: true, value: { providers } };

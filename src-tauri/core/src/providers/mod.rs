@@ -28,13 +28,32 @@ pub fn endpoint_url(model: &ModelInfo, plan: &Plan, base_url: Option<&str>) -> S
         .trim_end_matches('/');
     match (model.provider.protocol, plan.api) {
         (Protocol::Anthropic, _) => format!("{base}/v1/messages"),
-        (Protocol::Gemini, _) => {
+        (Protocol::Gemini, _) if plan.stream => {
             format!("{base}/models/{}:streamGenerateContent?alt=sse", model.id)
         }
+        (Protocol::Gemini, _) => format!("{base}/models/{}:generateContent", model.id),
         (Protocol::Ollama, _) => format!("{base}/api/chat"),
         (_, Endpoint::Responses) => format!("{base}/responses"),
         _ => format!("{base}/chat/completions"),
     }
+}
+
+/// The same request asking for the whole answer instead of a stream (`plan.stream` false).
+pub fn unstreamed(
+    model: &ModelInfo,
+    plan: &Plan,
+    request: &http::HttpRequest,
+    base_url: Option<&str>,
+) -> http::HttpRequest {
+    let mut again = request.clone();
+    if let Ok(serde_json::Value::Object(mut body)) =
+        serde_json::from_slice::<serde_json::Value>(&request.body)
+    {
+        request::unstream(&mut body);
+        again.body = serde_json::to_vec(&body).unwrap_or_else(|_| request.body.clone());
+    }
+    again.url = endpoint_url(model, plan, base_url);
+    again
 }
 
 /// The request headers: content type, the key in the provider's own header, and the plan's.
@@ -75,6 +94,36 @@ pub fn request_headers(
     headers
 }
 
+/// A whole (not streamed) answer read as the events its stream would have given, with what
+/// to replay of it: the same mappers, fed the one response.
+pub fn parse_whole(
+    model: &ModelInfo,
+    plan: &Plan,
+    body: &str,
+    out: &mut Vec<crate::chat::ChatEvent>,
+) -> Result<Option<crate::chat::Replay>, error::ProviderError> {
+    let (provider, id) = (model.provider.id.as_str(), model.id.as_str());
+    match (model.provider.protocol, plan.api) {
+        (Protocol::Anthropic, _) => anthropic::parse_response(provider, id, body, out),
+        (Protocol::Gemini, _) => gemini::parse_response(provider, id, body, out),
+        (Protocol::Ollama, _) => {
+            let mut mapper = ollama::EventMapper::new(provider, id);
+            mapper.on_line(body.trim(), out);
+            Ok(mapper.finish())
+        }
+        (_, Endpoint::Responses) => openai_responses::parse_response(provider, id, body, out),
+        _ => openai_chat::parse_response(provider, id, inline_thoughts(model), body, out),
+    }
+}
+
+fn inline_thoughts(model: &ModelInfo) -> openai_chat::InlineThoughts {
+    match (model.provider.inline_thoughts, model.think_tags) {
+        (false, _) => openai_chat::InlineThoughts::None,
+        (true, false) => openai_chat::InlineThoughts::Tagged,
+        (true, true) => openai_chat::InlineThoughts::TaggedFromStart,
+    }
+}
+
 /// The event mapper for a model's protocol and the endpoint the plan chose.
 pub fn mapper_for(model: &ModelInfo, plan: &Plan) -> stream::Mapper {
     let (provider, id) = (model.provider.id.as_str(), model.id.as_str());
@@ -87,13 +136,10 @@ pub fn mapper_for(model: &ModelInfo, plan: &Plan) -> stream::Mapper {
         (_, Endpoint::Responses) => {
             stream::Mapper::OpenaiResponses(openai_responses::EventMapper::new(provider, id))
         }
-        _ => {
-            let inline = match (model.provider.inline_thoughts, model.think_tags) {
-                (false, _) => openai_chat::InlineThoughts::None,
-                (true, false) => openai_chat::InlineThoughts::Tagged,
-                (true, true) => openai_chat::InlineThoughts::TaggedFromStart,
-            };
-            stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(provider, id, inline))
-        }
+        _ => stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(
+            provider,
+            id,
+            inline_thoughts(model),
+        )),
     }
 }

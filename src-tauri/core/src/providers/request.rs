@@ -79,6 +79,18 @@ fn apply_plan(body: &mut Map<String, Value>, plan: &Plan) {
     for key in &plan.omit {
         body.remove(key);
     }
+    if !plan.stream {
+        unstream(body);
+    }
+}
+
+/// The body asking for the whole answer at once instead of a stream (Gemini says it in the
+/// URL instead: `endpoint_url`).
+pub fn unstream(body: &mut Map<String, Value>) {
+    if body.contains_key("stream") {
+        body.insert("stream".into(), Value::Bool(false));
+    }
+    body.remove("stream_options");
 }
 
 fn merge(body: &mut Map<String, Value>, key: &str, value: Value) {

@@ -88,6 +88,9 @@ pub struct ModelOverrides {
         skip_serializing_if = "Option::is_none"
     )]
     pub reasoning: Option<Mapping>,
+    /// Whether this model's answers stream; unset follows the provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -109,6 +112,11 @@ pub struct ProviderOverrides {
     pub reasoning_auto_stream_level: Option<Level>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caching: Option<Caching>,
+    /// Whether answers stream (unset: they do). Off, each answer comes whole — for an
+    /// organisation OpenAI will not stream reasoning models to, or a proxy that buffers —
+    /// except at and above `reasoningAutoStreamLevel`, and where a request must stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<bool>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, ModelOverrides>,
 }
@@ -135,6 +143,25 @@ impl Overrides {
 
     pub fn provider(&self, provider: &str) -> Option<&ProviderOverrides> {
         self.providers.get(provider)
+    }
+
+    /// Whether a model's answers stream: its own entry's setting, else its provider's.
+    pub fn stream(&self, provider: &str, model: &str) -> Option<bool> {
+        let scope = self.providers.get(provider)?;
+        let model_lower = model.to_ascii_lowercase();
+        scope
+            .models
+            .iter()
+            .filter(|(key, entry)| {
+                entry.stream.is_some()
+                    && crate::reasoning::catalog::pattern_matches(
+                        &key.to_ascii_lowercase(),
+                        &model_lower,
+                    )
+            })
+            .max_by_key(|(key, _)| key.len())
+            .and_then(|(_, entry)| entry.stream)
+            .or(scope.stream)
     }
 
     /// The mapping that applies to a model: the model's own entry (exact id, or the longest

@@ -416,12 +416,51 @@ fn seed_002_overrides_beat_the_catalog() {
     let ctx = TurnContext::default();
     let low = plan_with("claude-sonnet-4-5/low", None, &overrides, &ctx);
     assert_eq!(at(&low, "/thinking/budget_tokens"), 8000);
-    assert!(!low.stream, "below the auto-stream level");
+    assert!(
+        low.stream,
+        "answers stream unless streaming is switched off"
+    );
     let medium = plan_with("claude-sonnet-4-5/medium", None, &overrides, &ctx);
     assert_eq!(at(&medium, "/thinking/budget_tokens"), 16000);
+    // With streaming off for the provider, the auto-stream level still streams from medium up.
+    let mut off = overrides.clone();
+    off.providers.get_mut("anthropic").unwrap().stream = Some(false);
+    let low = plan_with("claude-sonnet-4-5/low", None, &off, &ctx);
+    assert!(!low.stream, "below the auto-stream level");
+    assert!(
+        low.feedback
+            .notes
+            .iter()
+            .any(|n| n.starts_with("Not streamed")),
+        "{:?}",
+        low.feedback.notes
+    );
+    let medium = plan_with("claude-sonnet-4-5/medium", None, &off, &ctx);
     assert!(
         medium.stream,
         "reasoningAutoStreamLevel medium forces streaming"
+    );
+    assert!(
+        medium
+            .feedback
+            .notes
+            .iter()
+            .any(|n| n.contains("stream from medium up"))
+    );
+    // A model's own setting beats its provider's; a request that must stream still does.
+    off.providers.get_mut("anthropic").unwrap().models.insert(
+        "claude-sonnet-4-5".into(),
+        super::overrides::ModelOverrides {
+            stream: Some(true),
+            ..Default::default()
+        },
+    );
+    assert!(plan_with("claude-sonnet-4-5/low", None, &off, &ctx).stream);
+    let whole = Overrides::from_json(r#"{"providers": {"anthropic": {"stream": false}}}"#).unwrap();
+    let big = plan_with("claude-opus-4-5/high", None, &whole, &ctx);
+    assert!(
+        big.stream,
+        "Anthropic's SDKs stream any request that could run past ten minutes"
     );
     let max = plan_with("claude-sonnet-4-5/max", None, &overrides, &ctx);
     assert_eq!(

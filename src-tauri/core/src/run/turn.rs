@@ -44,8 +44,8 @@ pub async fn run_turn_into(
     let provider = model.provider.id.as_str();
     let elapsed = || u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let Prepared {
-        plan,
-        http: http_request,
+        mut plan,
+        http: mut http_request,
         notices,
     } = match prepare(&request) {
         Ok(prepared) => prepared,
@@ -87,7 +87,25 @@ pub async fn run_turn_into(
                 }
             }
         }
-        sent = http::send(client, provider, &again, config, &cancel, |notice| {
+        http_request = again;
+        sent = http::send(client, provider, &http_request, config, &cancel, |notice| {
+            on_event(RunEvent::Retry(notice.clone()));
+        })
+        .await;
+    }
+    // OpenAI streams some reasoning models only to organisations it has verified: such a
+    // refusal is answered once more, whole, with a note saying why.
+    if let Err(AttemptError::Failed(refused)) = &sent
+        && plan.stream
+        && refuses_to_stream(refused)
+    {
+        plan.stream = false;
+        http_request = crate::providers::unstreamed(model, &plan, &http_request, request.base_url);
+        on_event(RunEvent::Notice(format!(
+            "{} would not stream this model to your organisation, so the answer was asked for whole (verify the organisation to stream it)",
+            model.provider.name
+        )));
+        sent = http::send(client, provider, &http_request, config, &cancel, |notice| {
             on_event(RunEvent::Retry(notice.clone()));
         })
         .await;
@@ -119,6 +137,40 @@ pub async fn run_turn_into(
 
     let mut raw = Vec::new();
     let mut normalised = Vec::new();
+    if !plan.stream {
+        // The whole answer in one body, read as the events its stream would have given.
+        let body = match http::read_whole_body(
+            &mut response,
+            provider,
+            "answer",
+            http::MAX_WHOLE_BODY,
+            config,
+            &cancel,
+        )
+        .await
+        {
+            Ok(body) => body,
+            Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
+            Err(AttemptError::Failed(error)) => {
+                return fail(draft, error, elapsed(), &mut on_event);
+            }
+        };
+        let replay = match crate::providers::parse_whole(
+            model,
+            &plan,
+            &String::from_utf8_lossy(&body),
+            &mut raw,
+        ) {
+            Ok(replay) => replay,
+            Err(error) => return fail(draft, error, elapsed(), &mut on_event),
+        };
+        let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
+        forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
+        if errored {
+            return Outcome::Failed(finish(draft, elapsed(), None, &mut on_event));
+        }
+        return Outcome::Done(finish(draft, elapsed(), replay, &mut on_event));
+    }
     loop {
         let chunk = match http::next_chunk(&mut response, provider, config, &cancel).await {
             Ok(Some(chunk)) => chunk,
@@ -168,6 +220,13 @@ pub async fn run_turn_into(
         return fail(draft, error, elapsed(), &mut on_event);
     }
     Outcome::Done(finish(draft, elapsed(), replay, &mut on_event))
+}
+
+/// OpenAI's 400 for a stream of a model the organisation may not stream ("Your organization
+/// must be verified to stream this model").
+fn refuses_to_stream(error: &ProviderError) -> bool {
+    let message = error.message.to_ascii_lowercase();
+    error.status == Some(400) && message.contains("verified") && message.contains("stream")
 }
 
 pub(super) fn origin_of(request: &TurnRequest<'_>) -> Origin {

@@ -15,10 +15,8 @@
 
 mod hot;
 pub mod translate;
-#[cfg(any(test, feature = "whole-responses"))]
 mod whole;
 pub mod wire;
 
 pub use translate::EventMapper;
-#[cfg(any(test, feature = "whole-responses"))]
 pub use whole::parse_response;

@@ -12,10 +12,8 @@
 //! themselves need not be sent back.
 
 pub mod translate;
-#[cfg(any(test, feature = "whole-responses"))]
 mod whole;
 pub mod wire;
 
 pub use translate::EventMapper;
-#[cfg(any(test, feature = "whole-responses"))]
 pub use whole::parse_response;

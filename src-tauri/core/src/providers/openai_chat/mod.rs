@@ -13,10 +13,8 @@
 //! reasoner, which rejects it. Otherwise thoughts stay out unless the conversation asks.
 
 pub mod translate;
-#[cfg(any(test, feature = "whole-responses"))]
 mod whole;
 pub mod wire;
 
 pub use translate::{EventMapper, InlineThoughts};
-#[cfg(any(test, feature = "whole-responses"))]
 pub use whole::parse_response;

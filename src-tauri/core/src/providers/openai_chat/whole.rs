@@ -1,5 +1,6 @@
-//! A whole (not streamed) response read as the same events its stream would give. Only
-//! the tests read whole responses: the real recordings include some.
+//! A whole (not streamed) response read as the same events its stream would give: the
+//! answer of a request sent with streaming off (the user's setting, or OpenAI's refusal to
+//! stream to an unverified organisation), and the recordings that are whole.
 
 use super::translate::{EventMapper, InlineThoughts};
 use super::wire::Chunk;

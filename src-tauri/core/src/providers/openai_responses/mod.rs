@@ -13,10 +13,8 @@
 //! without its reasoning, is a 400. In plain chat the reasoning items may be left out.
 
 pub mod translate;
-#[cfg(any(test, feature = "whole-responses"))]
 mod whole;
 pub mod wire;
 
 pub use translate::EventMapper;
-#[cfg(any(test, feature = "whole-responses"))]
 pub use whole::parse_response;

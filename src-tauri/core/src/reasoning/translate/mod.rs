@@ -80,13 +80,31 @@ pub fn translate(
         Target::Choice(choice) => out.choice(choice),
     }
 
-    let mut stream = out.stream;
-    if let (Some(level), Some(threshold)) = (
-        choice.level(),
-        provider_overrides.and_then(|p| p.reasoning_auto_stream_level),
-    ) && level >= threshold
-    {
-        stream = true;
+    // Answers stream unless the user switched streaming off for this provider or model; then
+    // they still stream at and above the auto-stream level (seed 002's "Always stream from
+    // …"), and where the request itself must.
+    let wanted = overrides
+        .stream(&model.provider.id, &model.id)
+        .unwrap_or(true);
+    let auto_level = provider_overrides.and_then(|p| p.reasoning_auto_stream_level);
+    let by_level = choice
+        .level()
+        .zip(auto_level)
+        .is_some_and(|(level, threshold)| level >= threshold);
+    let stream = wanted || out.stream || by_level;
+    if !wanted {
+        let note = match (by_level, out.stream, auto_level) {
+            (true, _, Some(threshold)) => format!(
+                "Streamed: your settings stream from {} up, though streaming is off otherwise",
+                threshold.as_str()
+            ),
+            (_, true, _) => {
+                "Streamed although streaming is off in your settings: this request must stream"
+                    .to_owned()
+            }
+            _ => "Not streamed (your settings): the answer arrives whole".to_owned(),
+        };
+        out.notes.push(note);
     }
     let caching = provider_overrides
         .and_then(|p| p.caching)
