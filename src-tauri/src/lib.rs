@@ -74,6 +74,7 @@ pub fn run() {
             commands::copilot::copilot_cancel_sign_in,
             commands::models::list_models,
             commands::models::add_model,
+            commands::models::budget_option,
             commands::models::override_meanings,
             commands::secrets::add_custom_provider,
             commands::conversations::set_thought_hidden,

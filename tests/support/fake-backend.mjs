@@ -924,6 +924,20 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return null;
     },
     list_models: () => modelViews(),
+    // The engine's reading of a typed budget, for the rows the fake lists: a budget model's
+    // budget within 1,024 and its output limit; an effort or level read from the budget.
+    budget_option: ({ provider: pid, model: id, tokens }) => {
+      const row = MODELS.find(([p, m]) => p === pid && m === id);
+      if (!row || row[5] === 'none' || row[5] === 'always') return null;
+      const digits = (n) => n.toLocaleString('en-US');
+      if (row[5] === 'budget') {
+        const budget = Math.min(Math.max(tokens, 1024), row[4]);
+        const bound = budget > tokens ? ' (the least it takes)' : budget < tokens ? ' (the most it takes)' : '';
+        return { choice: budget, label: `${digits(budget)} tokens${bound}`, available: true };
+      }
+      const effort = tokens < 8000 ? 'low' : tokens < 24000 ? 'medium' : 'high';
+      return { choice: tokens, label: `${digits(tokens)} tokens — ${effort} effort`, available: true };
+    },
     add_model: ({ provider: pid, id }) => {
       if (!provider(pid)) fail('invalidInput', `unknown provider "${pid}"`);
       if (!added.has(`${pid}/${id}`) && !findModel(pid, id)) {

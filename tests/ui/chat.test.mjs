@@ -78,6 +78,30 @@ describe('the model picker', () => {
     await page.close();
   });
 
+  it('takes a typed budget at step two, within the model\'s range, with what it means', async () => {
+    const { page, problems } = await openChat();
+    await page.getByTestId('model-button').click();
+    const picker = page.getByTestId('model-picker');
+    await picker.locator('[data-model="claude-sonnet-4-5"]').click();
+    await page.keyboard.type('12000');
+    const option = picker.locator('[data-testid="picker-level-option"][data-choice="12000"]');
+    await option.waitFor();
+    assert.equal((await option.textContent()).trim(), '12,000 tokens');
+    assert.equal(await picker.getByTestId('picker-level-option').count(), 1, 'the budget is the one row');
+    // Past the model's limit: its most, said so.
+    await page.keyboard.type('0000');
+    const most = picker.locator('[data-testid="picker-level-option"][data-choice="64000"]');
+    await most.waitFor();
+    assert.equal((await most.textContent()).trim(), '64,000 tokens (the most it takes)');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Backspace');
+    await option.waitFor();
+    await page.keyboard.press('Enter');
+    await picker.waitFor({ state: 'detached' });
+    assert.match(await page.getByTestId('model-button').textContent(), /Claude Sonnet 4\.5\s*12,000 tokens/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('picks with the mouse, skips step two for a model without levels, and Esc closes', async () => {
     const { page, problems } = await openChat();
     await page.getByTestId('model-button').click();
@@ -715,6 +739,14 @@ describe('settings', () => {
     await page.waitForFunction(() => window.__calls.filter((c) => c.cmd === 'update_settings').length === 3);
     const last = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'update_settings').at(-1).args.patch);
     assert.deepEqual(last, { defaultProvider: 'google', defaultModel: 'gemini-3.1-pro-preview', defaultChoice: 'default' }, 'medium is not a level gemini-3.1-pro-preview has');
+    // A budget of one's own, read by the engine for the default model and saved as it read it.
+    await page.getByTestId('default-model').selectOption('anthropic/claude-sonnet-4-5');
+    await page.getByTestId('default-budget').fill('90000');
+    await page.getByTestId('default-budget').press('Enter');
+    await page.getByTestId('default-budget-note').waitFor();
+    assert.equal(await page.getByTestId('default-budget-note').textContent(), '64,000 tokens (the most it takes)');
+    await page.waitForFunction(() => window.__fake.settings().defaultChoice === 64000);
+    assert.equal(await page.getByTestId('default-level').inputValue(), '64000');
     await page.getByLabel('Dark', { exact: true }).check();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     assert.equal(await page.getByTestId('theme-dark').getAttribute('aria-pressed'), 'true');

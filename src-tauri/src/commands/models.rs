@@ -93,6 +93,26 @@ pub fn model_view(
     }
 }
 
+/// What a token budget typed at the picker's step two (or in Defaults) means for a model:
+/// the budget within the model's range, with what a turn then sends under the user's
+/// overrides. `None` where a budget means nothing for the model.
+#[tauri::command(async)]
+pub fn budget_option(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    provider: String,
+    model: String,
+    tokens: u32,
+) -> Result<Option<ponder_core::reasoning::levels::LevelOption>, IpcError> {
+    let settings = crate::settings::load(&app)?;
+    let model = state.catalog(&settings).resolve(Some(&provider), &model)?;
+    Ok(ponder_core::reasoning::levels::budget_option(
+        &model,
+        tokens,
+        &settings.reasoning_overrides,
+    ))
+}
+
 /// Adds a model id the user typed to a provider's models, so the picker offers it from now
 /// on, and returns it as the picker shows it.
 #[tauri::command(async)]

@@ -587,6 +587,7 @@ export interface Commands {
   clear_mcp_secret: { args: { serverId: string; name: string }; result: null };
   answer_tool_call: { args: { runId: string; callId: string; decision: Decision }; result: null };
   list_models: { args: Record<string, never>; result: Array<ModelView> };
+  budget_option: { args: { provider: string; model: string; tokens: number }; result: LevelOption | null };
   add_model: { args: { provider: string; id: string }; result: ModelView };
   refresh_models: { args: Record<string, never>; result: RefreshReport };
   translate_preview: { args: { provider: string; model: string; choice: Choice; settings: ReasoningSettings; conversationId?: string | null }; result: TranslatePreview };

@@ -154,6 +154,7 @@ export const ipc = {
   listModels: () => call('list_models'),
   /** Adds an id the user typed to a provider's models; returns it as the picker shows it. */
   addModel: (provider: string, id: string) => call('add_model', { provider, id }),
+  budgetOption: (provider: string, model: string, tokens: number) => call('budget_option', { provider, model, tokens }),
   /** Asks each provider with a key for its current models; `listModels` then includes them. */
   refreshModels: () => call('refresh_models'),
   /** Opens a link in the system's browser (only http and https). */

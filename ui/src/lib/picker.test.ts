@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import {
   activate,
   groupModels,
+  levelRows,
   modelRows,
   openLevels,
   openPicker,
   pickerKey,
   pickModel,
+  setBudget,
   setQuery,
   step,
   typedModels,
+  typedTokens,
 } from './picker';
 import type { LevelOption, ModelView, ProviderView } from './types';
 
@@ -218,5 +221,25 @@ describe('an id the lists do not have', () => {
       choice: 'default',
       once: true,
     });
+  });
+});
+
+describe('a typed budget at step two', () => {
+  it('reads numbers as budgets and shows only what the engine made of one', () => {
+    expect(typedTokens('12000')).toBe(12000);
+    expect(typedTokens(' 12,000 ')).toBe(12000);
+    expect(typedTokens('12k')).toBe(12000);
+    expect(typedTokens('high')).toBeNull();
+    expect(typedTokens('0')).toBeNull();
+    const sonnet = model('anthropic', 'Anthropic', 'claude-sonnet-4-5', budget);
+    expect(levelRows(sonnet, '12000')).toEqual([]);
+    const option = { choice: 12000, label: '12,000 tokens', available: true };
+    expect(levelRows(sonnet, '12000', option)).toEqual([option]);
+    let state = setQuery({ step: 'level', query: '', index: 0, model: sonnet, once: false }, '12000', []);
+    expect(state.budget).toBeUndefined();
+    state = setBudget(state, '12000', option);
+    expect(activate(state, [], none).action).toEqual({ type: 'choose', model: sonnet, choice: 12000, once: false });
+    // An answer for a query since changed is dropped.
+    expect(setBudget(state, '1200', null)).toBe(state);
   });
 });

@@ -25,6 +25,18 @@ export interface PickerState {
   model: ModelView | null;
   /** "For the next message only". */
   once: boolean;
+  /** What the number typed at step two means for the model, as the engine read it: null when
+   * a budget means nothing for it, undefined while the engine has not said. */
+  budget?: LevelOption | null;
+}
+
+/** The token budget a step-two query types (`12000`, `12,000`, `12k`), or null. */
+export function typedTokens(query: string): number | null {
+  const text = query.trim().toLowerCase().replace(/[,_\s]/g, '');
+  const match = /^(\d+)(k?)$/.exec(text);
+  if (!match) return null;
+  const tokens = Number(match[1]) * (match[2] ? 1000 : 1);
+  return Number.isSafeInteger(tokens) && tokens > 0 && tokens <= 4_294_967_295 ? tokens : null;
 }
 
 export type PickerAction =
@@ -106,7 +118,9 @@ export function modelRows(models: readonly PickerModel[], query: string): Picker
 }
 
 /** Step two's rows: every level the engine listed whose label matches what is typed. */
-export function levelRows(model: ModelView, query: string): LevelOption[] {
+export function levelRows(model: ModelView, query: string, budget: LevelOption | null = null): LevelOption[] {
+  // A number is a budget: the one row is what the engine makes of it (once it has said).
+  if (typedTokens(query) !== null) return budget ? [budget] : [];
   const typed = query.trim().toLowerCase();
   // `hi` means high, even though "the provider decides (high)" also says it.
   const byName = model.levels.filter((l) => typed && String(l.choice).startsWith(typed));
@@ -117,7 +131,7 @@ export function levelRows(model: ModelView, query: string): LevelOption[] {
 
 function selectable(state: PickerState, models: readonly ModelView[]): boolean[] {
   if (state.step === 'model') return modelRows(models, state.query).map(() => true);
-  return state.model ? levelRows(state.model, state.query).map((l) => l.available) : [];
+  return state.model ? levelRows(state.model, state.query, state.budget ?? null).map((l) => l.available) : [];
 }
 
 /** The next selectable row from `from` in `delta`'s direction, wrapping; -1 when there is none. */
@@ -151,11 +165,17 @@ function enterLevels(state: PickerState, model: ModelView, current: PickerCurren
   const same = current && current.model === model.id && current.provider === model.provider;
   let index = same ? levels.findIndex((l) => l.available && l.choice === current.choice) : -1;
   if (index < 0) index = firstSelectable(levels.map((l) => l.available));
-  return { ...state, step: 'level', query: '', model, index };
+  return { ...state, step: 'level', query: '', model, index, budget: undefined };
+}
+
+/** The engine's reading of the typed budget arrived: it is the one row, highlighted. */
+export function setBudget(state: PickerState, query: string, budget: LevelOption | null): PickerState {
+  if (state.step !== 'level' || state.query !== query) return state;
+  return { ...state, budget, index: budget?.available ? 0 : -1 };
 }
 
 export function setQuery(state: PickerState, query: string, models: readonly ModelView[]): PickerState {
-  const next = { ...state, query };
+  const next = { ...state, query, budget: undefined };
   return { ...next, index: Math.max(0, firstSelectable(selectable(next, models))) };
 }
 
@@ -175,7 +195,7 @@ export function activate(
     return pickModel(state, model, current, once);
   }
   const model = state.model;
-  const level = model ? levelRows(model, state.query)[index] : undefined;
+  const level = model ? levelRows(model, state.query, state.budget ?? null)[index] : undefined;
   if (!model || !level || !level.available) return { state, action: { type: 'none' } };
   return { state, action: { type: 'choose', model, choice: level.choice, once } };
 }

@@ -92,6 +92,45 @@ pub fn level_options(model: &ModelInfo, overrides: &Overrides) -> Vec<LevelOptio
     options
 }
 
+/// What a typed token budget means for a model (the picker's step two and Defaults, as
+/// `/model X/12000`): the budget within the model's range, with what it sends. `None` where a
+/// budget means nothing (no thinking, or thinking that cannot be steered).
+pub fn budget_option(model: &ModelInfo, tokens: u32, overrides: &Overrides) -> Option<LevelOption> {
+    let (tokens, bound) = match model.thinking {
+        Thinking::None | Thinking::Always => return None,
+        Thinking::Budget { min, max, .. } => {
+            let floor = min.max(1);
+            if tokens < floor {
+                (floor, " (the least it takes)")
+            } else if tokens > max {
+                (max, " (the most it takes)")
+            } else {
+                (tokens, "")
+            }
+        }
+        _ => (tokens.max(1), ""),
+    };
+    let choice = Choice::Budget(tokens);
+    let plan = translate(choice, model, overrides, &TurnContext::default()).ok()?;
+    let what = describe(&plan);
+    let asked = format!("{} tokens", thousands(tokens));
+    let label = if plan.meaning.kind == MeaningKind::Budget {
+        if what == asked {
+            format!("{what}{bound}")
+        } else {
+            // The engine sent less than asked (the model's output limit): say both.
+            format!("{asked}{bound} — {what} sent")
+        }
+    } else {
+        format!("{asked}{bound} — {what}")
+    };
+    Some(LevelOption {
+        choice,
+        label,
+        available: true,
+    })
+}
+
 /// A short phrase for what a plan means: `43,008 tokens`, `medium effort`, `LOW`.
 pub fn describe(plan: &Plan) -> String {
     let meaning = &plan.meaning;

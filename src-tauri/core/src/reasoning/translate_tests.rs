@@ -1083,3 +1083,44 @@ fn anthropic_models_that_need_it_get_the_interleaved_thinking_header_only_with_t
     );
     assert_eq!(header(&off), None, "no thinking, no header");
 }
+
+// ---- a typed budget at the picker's step two ----
+
+#[test]
+fn a_typed_budget_is_offered_within_the_models_range_with_what_it_sends() {
+    use super::levels::budget_option;
+    let none = Overrides::default();
+    let label = |target: &str, tokens: u32| {
+        let (id, _) = parse_model_choice(target).unwrap();
+        budget_option(&model(None, &id), tokens, &none).map(|o| (o.choice, o.label))
+    };
+    assert_eq!(
+        label("claude-sonnet-4-5", 12_000),
+        Some((Choice::Budget(12_000), "12,000 tokens".to_owned()))
+    );
+    assert_eq!(
+        label("claude-sonnet-4-5", 500),
+        Some((
+            Choice::Budget(1_024),
+            "1,024 tokens (the least it takes)".to_owned()
+        ))
+    );
+    assert_eq!(
+        label("gemini-2.5-pro", 90_000),
+        Some((
+            Choice::Budget(32_768),
+            "32,768 tokens (the most it takes)".to_owned()
+        ))
+    );
+    // Where the model takes a level or an effort, the budget is read as one.
+    assert_eq!(
+        label("gemini-3-pro", 20_000).unwrap().1,
+        "20,000 tokens — HIGH"
+    );
+    assert_eq!(label("o3", 12_000).unwrap().1, "12,000 tokens — low effort");
+    assert_eq!(label("gpt-4o", 12_000), None, "no thinking to budget");
+    assert_eq!(label("deepseek-reasoner", 12_000), None, "always thinks");
+    // The same as `/model X/12000` sends.
+    let typed = plan("claude-sonnet-4-5/12000");
+    assert_eq!(typed.meaning.tokens, Some(12_000));
+}
