@@ -276,7 +276,18 @@ fn gemini_keeps_the_signature_on_the_call_part_and_answers_by_name() {
 /// back on tool-call steps", and of the ones whose reasoning never goes back.
 const CHAT_VENDORS: &[(&str, &str, bool)] = &[
     ("deepseek", "deepseek-v4-pro", true),
+    // DeepSeek's thinking mode behind the reasoner alias answers 400 without it (V3.2 on).
+    ("deepseek", "deepseek-reasoner", true),
+    ("deepseek", "deepseek-v3.2", true),
+    // A derived rule: LiteLLM says it reasons, DeepSeek's dialect says how.
+    ("deepseek", "deepseek-flash", true),
+    ("deepseek", "deepseek-r1", false),
     ("moonshot", "kimi-k2.5", true),
+    ("moonshot", "kimi-k3", true),
+    ("zai", "glm-5", true),
+    ("zai", "glm-5v-turbo", true),
+    // Qwen's docs make sending it back optional: not sent unless the settings ask.
+    ("qwen", "qwen3-max", false),
     ("openai", "o3", false),
 ];
 

@@ -393,7 +393,8 @@ fn copilot(id: &str, facts: &ThinkingFacts) -> Option<Derived> {
                     can_disable: !always_on,
                 },
                 Shows::None,
-                ReplayRule::None,
+                // Where Copilot does relay Claude's thoughts, their signature comes with them.
+                ReplayRule::ReasoningOpaque,
                 if always_on { "adaptive" } else { "off" },
             )
         }
@@ -640,7 +641,7 @@ mod tests {
                     default: Medium,
                     can_disable: false,
                 },
-                ReplayRule::None,
+                ReplayRule::ReasoningOpaque,
             ),
             (
                 "copilot",
