@@ -414,8 +414,9 @@ impl Catalog {
 
     /// Finds a model by id: the longest matching pattern, within `provider` when given, else
     /// across all providers (the first provider in catalog order wins a tie). Its limits come
-    /// from the model list when that has the id. An id no rule covers gets its provider's
-    /// generic rule, or no reasoning at all when the model list knows it cannot reason.
+    /// from the model list when that has the id. An id no hand rule covers gets a rule derived
+    /// from the model list's facts, else its provider's generic rule ("thinking support
+    /// unknown"). What the provider's live list said (`with_live`) is applied last.
     pub fn resolve(&self, provider: Option<&str>, model: &str) -> Result<ModelInfo, LookupError> {
         let mut info = self.resolve_listed(provider, model)?;
         let live = self
