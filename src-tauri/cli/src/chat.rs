@@ -8,17 +8,18 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use ponder_core::chat::{ChatEvent, Part, StopReason, ThoughtSource};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{ApiChoice, Caching, Catalog, Choice, Overrides};
+use ponder_core::reasoning::{ApiChoice, Caching, Choice};
 use ponder_core::run::{
     Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, SetupError,
     run_recorded_with_tools,
 };
 use ponder_core::store::{Store, StoreError};
-use ponder_core::tools::{Limits, McpTools};
+use ponder_core::tools::McpTools;
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::settings::AppSettings;
 use crate::{Interrupted, Usage};
 
 #[derive(Debug, Args)]
@@ -233,7 +234,7 @@ pub(crate) fn turn(
     let cancel = CancellationToken::new();
     let mut printer = Printer::new(!args.json);
     let servers = crate::mcp::pick(&app.mcp_servers, &args.tools)?;
-    let limits = Limits::with_user(app.tool_step_limit, app.tool_timeout_secs);
+    let limits = app.tool_limits();
     let result = runtime.block_on(async {
         let stop = cancel.clone();
         // Ctrl+C cancels the turn and keeps what arrived.
@@ -545,20 +546,6 @@ fn parse_choice(text: &str) -> Result<Choice, Usage> {
         .map_err(|e| Usage(format!("--reasoning: {e}")))
 }
 
-/// What `ponder-cli chat` takes from the desktop app's settings: its reasoning overrides and
-/// the servers the user added. A file that is not there is no settings at all.
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub(crate) struct AppSettings {
-    reasoning_overrides: Overrides,
-    custom_providers: Vec<ponder_core::reasoning::CustomProvider>,
-    pub(crate) mcp_servers: Vec<ponder_core::mcp::ServerConfig>,
-    tool_step_limit: Option<u64>,
-    tool_timeout_secs: Option<u64>,
-    pub(crate) prices: Vec<ponder_core::prices::PriceOverride>,
-    providers: std::collections::BTreeMap<String, ProviderAddress>,
-}
-
 /// Ctrl+C while Copilot's token was awaited is an interruption; anything else, what the user
 /// must do.
 fn copilot_failed(error: ponder_core::providers::copilot::CopilotError) -> anyhow::Error {
@@ -567,57 +554,5 @@ fn copilot_failed(error: ponder_core::providers::copilot::CopilotError) -> anyho
             Interrupted("stopped before Copilot answered".into()).into()
         }
         other => Usage(other.to_string()).into(),
-    }
-}
-
-/// A provider's address from the app's settings (GitHub Enterprise, for Copilot).
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-struct ProviderAddress {
-    base_url: Option<String>,
-}
-
-impl AppSettings {
-    /// The catalog the app plans with: the built-in one and the user's own servers. The
-    /// picker, `chat`, `translate` and `models` all read models through it.
-    pub(crate) fn catalog(&self) -> Catalog {
-        Catalog::builtin().with_custom(&self.custom_providers)
-    }
-
-    /// The reasoning overrides the app saved, or those of a file given instead.
-    pub(crate) fn overrides(&self, file: Option<&Path>) -> Result<Overrides, Usage> {
-        match file {
-            Some(path) => crate::reasoning::read_overrides(path),
-            None => Ok(self.reasoning_overrides.clone()),
-        }
-    }
-
-    /// The address the app's settings give a provider, if any.
-    pub(crate) fn base_url(&self, provider: &str) -> Option<&str> {
-        self.providers
-            .get(provider)
-            .and_then(|p| p.base_url.as_deref())
-            .filter(|url| !url.trim().is_empty())
-    }
-}
-
-impl AppSettings {
-    pub(crate) fn read(settings_file: &Path) -> Result<Self, Usage> {
-        let text = match std::fs::read_to_string(settings_file) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
-            Err(e) => {
-                return Err(Usage(format!(
-                    "cannot read the settings in {}: {e}",
-                    settings_file.display()
-                )));
-            }
-        };
-        serde_json::from_str(&text).map_err(|e| {
-            Usage(format!(
-                "the settings in {} do not read: {e}",
-                settings_file.display()
-            ))
-        })
     }
 }

@@ -32,7 +32,7 @@ pub(crate) enum Service {
 
 const PROVIDER: &str = ponder_core::providers::copilot::error::PROVIDER;
 
-pub fn login(args: LoginArgs, settings: &crate::chat::AppSettings) -> anyhow::Result<()> {
+pub fn login(args: LoginArgs, settings: &crate::settings::AppSettings) -> anyhow::Result<()> {
     let Service::Copilot = args.service;
     let address = args.github_url.as_deref().or(settings.base_url(PROVIDER));
     let hosts = hosts_for(address).map_err(|e| Usage(e.to_string()))?;

@@ -5,6 +5,7 @@ mod history;
 mod login;
 mod mcp;
 mod reasoning;
+mod settings;
 mod terminal;
 mod versions;
 
@@ -205,21 +206,21 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Models(args) => reasoning::models(args, &settings_file()?)?,
         Command::Chat(args) => chat::chat(args, &store()?, &settings_file()?)?,
         Command::Login(args) => {
-            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let settings = settings::AppSettings::read(&settings_file()?)?;
             login::login(args, &settings)?
         }
         Command::Rerun(args) => versions::rerun(args, &store()?, &settings_file()?)?,
         Command::Compare(args) => {
-            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let settings = settings::AppSettings::read(&settings_file()?)?;
             let prices = ponder_core::prices::Prices::new(&settings.prices);
             versions::compare(args, &store()?, &prices)?
         }
         Command::Mcp(args) => {
-            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let settings = settings::AppSettings::read(&settings_file()?)?;
             mcp::run(args, &settings.mcp_servers)?
         }
         Command::Conversations(args) => {
-            let settings = chat::AppSettings::read(&settings_file()?)?;
+            let settings = settings::AppSettings::read(&settings_file()?)?;
             let prices = ponder_core::prices::Prices::new(&settings.prices);
             history::conversations(args, &store()?, &prices)?
         }

@@ -5,13 +5,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ponder_core::reasoning::levels::level_options;
-use ponder_core::reasoning::{
-    ApiChoice, Overrides, TurnContext, model_list, translate as plan_for,
-};
+use ponder_core::reasoning::{ApiChoice, TurnContext, model_list, translate as plan_for};
 use serde_json::json;
 
 use crate::Usage;
-use crate::chat::AppSettings;
+use crate::settings::AppSettings;
 
 #[derive(Debug, Args)]
 pub struct TranslateArgs {
@@ -171,20 +169,4 @@ pub fn models(args: ModelsArgs, settings_file: &Path) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// An overrides file: `{"providers": {NAME: {"reasoning": …, "models": {ID: …}}}}`.
-pub fn read_overrides(path: &std::path::Path) -> Result<Overrides, Usage> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Usage(format!(
-            "cannot read overrides file {}: {e}",
-            path.display()
-        ))
-    })?;
-    Overrides::from_json(&text).map_err(|e| {
-        Usage(format!(
-            "overrides file {} is not valid: {e}",
-            path.display()
-        ))
-    })
 }

@@ -1,7 +1,6 @@
 //! The models a provider offers right now, from its own list endpoint, so that the picker can
 //! show models the catalog does not know yet (with the provider's generic rule).
 
-use serde::Serialize;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -10,46 +9,7 @@ use super::http::{self, AttemptError, HttpConfig, network_error};
 use crate::reasoning::catalog::{Protocol, ProviderEntry};
 use crate::reasoning::model_list::is_chat_model;
 
-/// One model a provider listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LiveModel {
-    pub id: String,
-    /// The provider's own name for it, where its list gives one (Anthropic, Gemini).
-    pub name: Option<String>,
-    /// The API paths it answers on, where the list says (Copilot's `supported_endpoints`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub endpoints: Vec<String>,
-    /// The reasoning efforts it takes, where the list says (Copilot's
-    /// `supports.reasoning_effort`): a model that reasons, and how finely.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub efforts: Vec<String>,
-}
-
-impl LiveModel {
-    pub fn named(id: impl Into<String>, name: Option<String>) -> Self {
-        Self {
-            id: id.into(),
-            name,
-            endpoints: Vec::new(),
-            efforts: Vec::new(),
-        }
-    }
-
-    /// The one API the list says the model answers on, where it names only one of Chat
-    /// Completions and Responses.
-    pub fn only_api(&self) -> Option<crate::reasoning::ApiChoice> {
-        let on = |path: &str| {
-            self.endpoints
-                .iter()
-                .any(|e| e.trim_end_matches('/').ends_with(path))
-        };
-        match (on("/chat/completions"), on("/responses")) {
-            (true, false) => Some(crate::reasoning::ApiChoice::Chat),
-            (false, true) => Some(crate::reasoning::ApiChoice::Responses),
-            _ => None,
-        }
-    }
-}
+pub use crate::reasoning::catalog::LiveModel;
 
 /// The list endpoint and how to read it, per protocol.
 fn list_url(provider: &ProviderEntry, base_url: &str) -> String {

@@ -332,7 +332,7 @@ pub struct Catalog {
     /// What each provider's own list said of its models this run (`with_live`): the API a
     /// model answers on, the efforts it takes.
     #[serde(skip)]
-    pub live: std::collections::BTreeMap<String, Vec<crate::providers::models::LiveModel>>,
+    pub live: std::collections::BTreeMap<String, Vec<LiveModel>>,
 }
 
 /// A model as the engine sees it: its catalog entry, or its provider's generic rule.
@@ -430,10 +430,7 @@ impl Catalog {
     }
 
     /// The catalog with what the providers' own lists said this run.
-    pub fn with_live(
-        mut self,
-        live: &std::collections::HashMap<String, Vec<crate::providers::models::LiveModel>>,
-    ) -> Self {
+    pub fn with_live(mut self, live: &std::collections::HashMap<String, Vec<LiveModel>>) -> Self {
         self.live = live
             .iter()
             .map(|(provider, models)| (provider.clone(), models.clone()))
@@ -585,19 +582,16 @@ fn display_name(rule_name: &str, pattern: &str, id: &str) -> String {
     }
 }
 
-/// A pattern covers an id it prefixes up to a boundary: `o3` covers `o3-mini-2025-01-31` and
-/// `qwen3` covers `qwen3:8b`, but `o3` does not cover `o30` or `o3/med`.
-pub(crate) fn pattern_matches(pattern: &str, id: &str) -> bool {
-    id.strip_prefix(pattern)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['-', '.', ':', '@', '_']))
-}
-
 mod custom;
 mod derive;
+mod live;
 mod offer;
 
 pub use custom::{CustomProvider, CustomProviderError};
 pub use derive::RuleSource;
+pub use live::LiveModel;
+
+use super::pattern::pattern_matches;
 pub use offer::{ModelSource, Offered};
 
 #[cfg(test)]

@@ -21,8 +21,11 @@
 //!   parameter at all (some reject one); models that cannot think get none either.
 //! - **Overrides** in the settings are looked up per model, then per provider, then the
 //!   catalog: `null` disables, one value is always sent, four map minimal to high.
-//! - **Unknown models** get their provider's generic rule and are marked "thinking support
-//!   unknown"; the picker offers only the levels a model supports.
+//! - **Models no hand rule covers** get a rule derived from the model list's facts and their
+//!   provider's dialect; only an id no source knows gets its provider's generic rule and is
+//!   marked "thinking support unknown". The picker offers only the levels a model supports.
+//! - **Streaming** is on unless switched off per provider or model; then answers come whole,
+//!   except from the auto-stream level up and where a request must stream.
 //! - **Every change is explained**: the feedback line says what the level means on this model
 //!   ("medium — 43,008 tokens") and every cut or warning.
 
@@ -32,6 +35,7 @@ pub mod levels;
 pub mod model_list;
 pub mod overrides;
 pub mod params;
+pub mod pattern;
 pub mod plan;
 pub mod settings;
 pub mod think_tags;

@@ -154,10 +154,7 @@ impl Overrides {
             .iter()
             .filter(|(key, entry)| {
                 entry.stream.is_some()
-                    && crate::reasoning::catalog::pattern_matches(
-                        &key.to_ascii_lowercase(),
-                        &model_lower,
-                    )
+                    && super::pattern::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
             })
             .max_by_key(|(key, _)| key.len())
             .and_then(|(_, entry)| entry.stream)
@@ -175,7 +172,7 @@ impl Overrides {
             .models
             .iter()
             .filter(|(key, _)| {
-                crate::reasoning::catalog::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
+                super::pattern::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
             })
             .max_by_key(|(key, _)| key.len());
         if let Some((key, entry)) = by_model {

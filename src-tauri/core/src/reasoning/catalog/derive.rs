@@ -328,7 +328,7 @@ fn gemini_version(id: &str) -> Option<u32> {
 
 /// What a provider's live list says of a model: the one API it answers on, and — where no
 /// hand rule covers it — the efforts it takes, which make it a model that reasons.
-pub(super) fn apply_live(model: &mut super::ModelInfo, live: &crate::providers::models::LiveModel) {
+pub(super) fn apply_live(model: &mut super::ModelInfo, live: &super::LiveModel) {
     model.live_api = live.only_api();
     if model.rule == RuleSource::Hand {
         return;

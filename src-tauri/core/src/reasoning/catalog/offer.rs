@@ -23,7 +23,7 @@ impl Catalog {
         &self,
         provider: &str,
         today: &str,
-        live: &[crate::providers::models::LiveModel],
+        live: &[super::LiveModel],
         added: &[String],
     ) -> Result<Vec<Offered>, LookupError> {
         // What the live list says of every model (the API it answers on, its efforts) holds

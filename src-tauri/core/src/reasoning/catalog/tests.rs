@@ -325,7 +325,7 @@ fn every_offered_reasoning_model_has_a_known_rule() {
     let mut walked = 0;
     let mut derived = 0;
     for provider in PROVIDERS {
-        let live: &[crate::providers::models::LiveModel] = match provider {
+        let live: &[super::LiveModel] = match provider {
             "openai" => &openai_live,
             "copilot" => &copilot_live,
             _ => &[],
