@@ -60,7 +60,7 @@ pub async fn run_turn_into(
     }
     let mapper = mapper_for(model, &plan);
     lock(draft).set_default_source(mapper.default_source());
-    let mut decoder = StreamDecoder::new(mapper);
+    let decoder = StreamDecoder::new(mapper);
 
     let mut sent = http::send(client, provider, &http_request, config, &cancel, |notice| {
         on_event(RunEvent::Retry(notice.clone()));
@@ -110,7 +110,7 @@ pub async fn run_turn_into(
         })
         .await;
     }
-    let mut response = match sent {
+    let response = match sent {
         Ok(response) => response,
         Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
         Err(AttemptError::Failed(error)) => {
@@ -135,91 +135,149 @@ pub async fn run_turn_into(
         return fail(draft, error, elapsed(), &mut on_event);
     }
 
-    let mut raw = Vec::new();
-    let mut normalised = Vec::new();
-    if !plan.stream {
-        // The whole answer in one body, read as the events its stream would have given.
+    let mut reader = Reader {
+        draft,
+        started,
+        provider,
+        config,
+        cancel: &cancel,
+    };
+    if plan.stream {
+        reader.stream(response, decoder, &mut on_event).await
+    } else {
+        reader.whole(response, model, &plan, &mut on_event).await
+    }
+}
+
+/// Reads an answer's body into the draft: a stream piece by piece, or a whole response.
+struct Reader<'a> {
+    draft: &'a Mutex<Draft>,
+    started: Instant,
+    provider: &'a str,
+    config: &'a HttpConfig,
+    cancel: &'a CancellationToken,
+}
+
+impl Reader<'_> {
+    fn elapsed(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn stopped(&self, stopped: AttemptError, on_event: &mut impl FnMut(RunEvent<'_>)) -> Outcome {
+        match stopped {
+            AttemptError::Cancelled => cancelled(self.draft, self.elapsed(), on_event),
+            AttemptError::Failed(error) => fail(self.draft, error, self.elapsed(), on_event),
+        }
+    }
+
+    /// The whole answer in one body, read as the events its stream would have given.
+    async fn whole(
+        &mut self,
+        mut response: reqwest::Response,
+        model: &crate::reasoning::ModelInfo,
+        plan: &crate::reasoning::Plan,
+        on_event: &mut impl FnMut(RunEvent<'_>),
+    ) -> Outcome {
+        let (provider, config, cancel) = (self.provider, self.config, self.cancel);
         let body = match http::read_whole_body(
             &mut response,
             provider,
             "answer",
             http::MAX_WHOLE_BODY,
             config,
-            &cancel,
+            cancel,
         )
         .await
         {
             Ok(body) => body,
-            Err(AttemptError::Cancelled) => return cancelled(draft, elapsed(), &mut on_event),
-            Err(AttemptError::Failed(error)) => {
-                return fail(draft, error, elapsed(), &mut on_event);
-            }
+            Err(stopped) => return self.stopped(stopped, on_event),
         };
-        let replay = match crate::providers::parse_whole(
-            model,
-            &plan,
-            &String::from_utf8_lossy(&body),
-            &mut raw,
-        ) {
+        let mut raw = Vec::new();
+        let body = String::from_utf8_lossy(&body);
+        let replay = match crate::providers::parse_whole(model, plan, &body, &mut raw) {
             Ok(replay) => replay,
-            Err(error) => return fail(draft, error, elapsed(), &mut on_event),
+            Err(error) => return fail(self.draft, error, self.elapsed(), on_event),
         };
         let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
-        forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-        if errored {
-            return Outcome::Failed(finish(draft, elapsed(), None, &mut on_event));
-        }
-        return Outcome::Done(finish(draft, elapsed(), replay, &mut on_event));
-    }
-    loop {
-        let chunk = match http::next_chunk(&mut response, provider, config, &cancel).await {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => break,
-            Err(stopped) => {
-                // Keep what was held back (a partial tag); an unfinished turn is not
-                // something to replay to the provider.
-                decoder.finish(&mut raw);
-                forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-                return match stopped {
-                    AttemptError::Cancelled => cancelled(draft, elapsed(), &mut on_event),
-                    AttemptError::Failed(error) => fail(draft, error, elapsed(), &mut on_event),
-                };
-            }
-        };
-        decoder.feed(&chunk, &mut raw);
-        if decoder.held_bytes() > MAX_EVENT_BYTES {
-            forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-            let error = ProviderError::decode(
-                provider,
-                format!(
-                    "one event of the stream grew past {} MiB without ending; Ponder stops reading there",
-                    MAX_EVENT_BYTES / (1024 * 1024)
-                ),
-            );
-            return fail(draft, error, elapsed(), &mut on_event);
-        }
-        join_deltas(&mut raw);
-        let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
-        forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-        if errored {
-            // An error inside the stream (even a 200 one) ends the turn; what came before stays.
-            decoder.finish(&mut raw);
-            raw.retain(|e| !matches!(e, ChatEvent::Error(_)));
-            forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-            return Outcome::Failed(finish(draft, elapsed(), None, &mut on_event));
-        }
-    }
-    let replay = decoder.finish(&mut raw);
-    forward(draft, &mut raw, &mut normalised, elapsed(), &mut on_event);
-    let incomplete = !decoder.completed() && lock(draft).stop().is_none();
-    if incomplete {
-        let error = ProviderError::network(
-            provider,
-            "the connection closed before the answer was complete",
+        forward(
+            self.draft,
+            &mut raw,
+            &mut Vec::new(),
+            self.elapsed(),
+            on_event,
         );
-        return fail(draft, error, elapsed(), &mut on_event);
+        let turn = finish(
+            self.draft,
+            self.elapsed(),
+            replay.filter(|_| !errored),
+            on_event,
+        );
+        if errored {
+            Outcome::Failed(turn)
+        } else {
+            Outcome::Done(turn)
+        }
     }
-    Outcome::Done(finish(draft, elapsed(), replay, &mut on_event))
+
+    /// A stream, decoded and folded piece by piece as it arrives.
+    async fn stream(
+        &mut self,
+        mut response: reqwest::Response,
+        mut decoder: StreamDecoder,
+        on_event: &mut impl FnMut(RunEvent<'_>),
+    ) -> Outcome {
+        let (draft, provider) = (self.draft, self.provider);
+        let mut raw = Vec::new();
+        let mut normalised = Vec::new();
+        loop {
+            let chunk =
+                match http::next_chunk(&mut response, provider, self.config, self.cancel).await {
+                    Ok(Some(chunk)) => chunk,
+                    Ok(None) => break,
+                    Err(stopped) => {
+                        // Keep what was held back (a partial tag); an unfinished turn is not
+                        // something to replay to the provider.
+                        decoder.finish(&mut raw);
+                        forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
+                        return self.stopped(stopped, on_event);
+                    }
+                };
+            decoder.feed(&chunk, &mut raw);
+            if decoder.held_bytes() > MAX_EVENT_BYTES {
+                forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
+                let error = ProviderError::decode(
+                    provider,
+                    format!(
+                        "one event of the stream grew past {} MiB without ending; Ponder stops reading there",
+                        MAX_EVENT_BYTES / (1024 * 1024)
+                    ),
+                );
+                return fail(draft, error, self.elapsed(), on_event);
+            }
+            join_deltas(&mut raw);
+            let errored = raw.iter().any(|e| matches!(e, ChatEvent::Error(_)));
+            forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
+            if errored {
+                // An error inside the stream (even a 200 one) ends the turn; what came before
+                // stays.
+                decoder.finish(&mut raw);
+                raw.retain(|e| !matches!(e, ChatEvent::Error(_)));
+                forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
+                return Outcome::Failed(finish(draft, self.elapsed(), None, on_event));
+            }
+        }
+        let replay = decoder.finish(&mut raw);
+        forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
+        let incomplete = !decoder.completed() && lock(draft).stop().is_none();
+        if incomplete {
+            let error = ProviderError::network(
+                provider,
+                "the connection closed before the answer was complete",
+            );
+            return fail(draft, error, self.elapsed(), on_event);
+        }
+        Outcome::Done(finish(draft, self.elapsed(), replay, on_event))
+    }
 }
 
 /// OpenAI's 400 for a stream of a model the organisation may not stream ("Your organization
