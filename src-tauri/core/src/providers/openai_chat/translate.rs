@@ -439,7 +439,7 @@ pub fn to_wire(
     use super::wire::{MessageParam, Request, StreamOptions, ToolParam};
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
-    use crate::providers::request::{note, note_foreign, with_plan};
+    use crate::providers::request::with_plan;
     use crate::reasoning::catalog::ReplayRule as Rule;
 
     let kept = kept_by_settings(input.history, input.settings);
@@ -489,114 +489,22 @@ pub fn to_wire(
             ..MessageParam::text("assistant", "")
         };
         let wants = kept[i] && !thoughts.is_empty();
-        match rule {
-            Rule::NeverSend => {
-                if wants {
-                    note(
-                        &mut notices,
-                        format!(
-                            "{} rejects earlier reasoning, so it was left out",
-                            input.model.id
-                        ),
-                    );
-                }
-            }
-            Rule::ReasoningContentOnToolTurns => {
-                if (wants || tool_turn) && !thoughts.is_empty() && native {
-                    out.reasoning_content = Some(thoughts.clone());
-                    if tool_turn && !kept[i] {
-                        note(
-                            &mut notices,
-                            format!(
-                                "Reasoning of tool-call turns was sent back: {} requires it",
-                                input.model.provider.name
-                            ),
-                        );
-                    }
-                } else {
-                    note_foreign(&mut notices, message, input.model, wants && !native);
-                }
-            }
-            Rule::ReasoningDetails => {
-                if let Some(details) = replay
-                    .and_then(|r| r.get("reasoning_details"))
-                    .filter(|_| wants || tool_turn)
-                {
-                    out.reasoning_details = Some(details.clone());
-                    if tool_turn && !kept[i] {
-                        note(
-                            &mut notices,
-                            format!(
-                                "Reasoning details of tool-call turns were sent back: {} requires them",
-                                input.model.provider.name
-                            ),
-                        );
-                    }
-                } else {
-                    note_foreign(&mut notices, message, input.model, wants && !native);
-                }
-            }
-            Rule::ReasoningOpaque => {
-                // The thoughts go back only with their signature, and only to the model
-                // that signed them: Copilot checks one against the other.
-                let opaque = replay
-                    .and_then(|r| r.get("reasoning_opaque"))
-                    .and_then(Value::as_str)
-                    .filter(|_| wants || tool_turn);
-                if let Some(opaque) = opaque {
-                    out.reasoning_text = Some(thoughts.clone());
-                    out.reasoning_opaque = Some(opaque.to_owned());
-                    if tool_turn && !kept[i] {
-                        note(
-                            &mut notices,
-                            format!(
-                                "Reasoning of tool-call turns was sent back with its signature: {} requires it",
-                                input.model.provider.name
-                            ),
-                        );
-                    }
-                } else {
-                    note_foreign(&mut notices, message, input.model, wants && !native);
-                }
-            }
-            Rule::Verbatim => {
-                // The whole message goes back as it came: inline `<think>` in the content, or
-                // `reasoning_details` when the request split the reasoning out.
-                if let Some(details) = replay.and_then(|r| r.get("reasoning_details")) {
-                    out.reasoning_details = Some(details.clone());
-                }
-                if verbatim && !kept[i] && message.thinking().next().is_some() {
-                    note(
-                        &mut notices,
-                        format!(
-                            "Earlier replies were sent back verbatim, thoughts included: {} requires it",
-                            input.model.provider.name
-                        ),
-                    );
-                }
-            }
-            Rule::Optional => {
-                // Plain text from any origin is fine as `reasoning_content` where the server reads it.
-                if wants
-                    && input.settings.format == crate::reasoning::settings::ThoughtFormat::Field
-                {
-                    out.reasoning_content = Some(thoughts.clone());
-                }
-            }
-            // OpenAI's and xAI's Chat Completions take no reasoning back (their reasoning
-            // round-trips only through the Responses API), and strict servers reject the field.
-            Rule::SignedBlocks | Rule::ReasoningItems | Rule::ThoughtSignatures | Rule::None => {
-                if wants {
-                    note(
-                        &mut notices,
-                        format!(
-                            "{} takes no earlier reasoning on this API, so it was left out",
-                            input.model.id
-                        ),
-                    );
-                }
-            }
-        }
+        reasoning_back(
+            &Step {
+                rule,
+                replay,
+                thoughts: &thoughts,
+                wants,
+                tool_turn,
+                native,
+                kept: kept[i],
+                verbatim,
+                message,
+                input: &input,
+            },
+            &mut out,
+            &mut notices,
+        );
         messages.push(out);
     }
     let request = Request {
@@ -621,5 +529,8 @@ fn tool_calls(message: &crate::chat::Message) -> Option<Value> {
     (!calls.is_empty()).then_some(Value::Array(calls))
 }
 
+mod replay;
 #[cfg(test)]
 mod tests;
+
+use replay::{Step, reasoning_back};
