@@ -2,6 +2,7 @@
 //! data in the catalog, a pure translation per protocol, and one typed error.
 
 pub mod anthropic;
+pub mod auth;
 pub mod context;
 pub mod copilot;
 pub mod error;

@@ -20,7 +20,6 @@ pub use turn::{run_turn, run_turn_into};
 
 use crate::chat::{ChatEvent, Message, ToolSpec};
 use crate::draft::Turn;
-use crate::providers::error::ProviderError;
 use crate::providers::http::{HttpRequest, RetryNotice};
 use crate::providers::request::{WireInput, to_wire};
 use crate::providers::{endpoint_url, request_headers};
@@ -54,14 +53,8 @@ pub struct TurnRequest<'a> {
     pub renew_key: Option<&'a dyn RenewKey>,
 }
 
-/// Gives a new key for a provider whose keys expire on their own.
-pub trait RenewKey: Send + Sync + std::fmt::Debug {
-    /// A key other than `refused` (a newer one may already be at hand).
-    fn renew<'a>(
-        &'a self,
-        refused: Option<&'a str>,
-    ) -> futures::future::BoxFuture<'a, Result<String, ProviderError>>;
-}
+/// Where a turn gets a new key when its provider's expired (Copilot's).
+pub use crate::providers::auth::RenewKey;
 
 /// What the caller hears while a turn runs.
 #[derive(Debug, Clone)]

@@ -210,7 +210,7 @@ impl std::fmt::Debug for Renewer<'_> {
     }
 }
 
-impl crate::run::RenewKey for Renewer<'_> {
+impl crate::providers::auth::RenewKey for Renewer<'_> {
     fn renew<'a>(
         &'a self,
         refused: Option<&'a str>,
