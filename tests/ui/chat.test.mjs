@@ -88,6 +88,10 @@ describe('the model picker', () => {
     await option.waitFor();
     assert.equal((await option.textContent()).trim(), '12,000 tokens');
     assert.equal(await picker.getByTestId('picker-level-option').count(), 1, 'the budget is the one row');
+    // The engine is asked once per number typed, not again and again while it stands.
+    await page.waitForTimeout(600);
+    const asked = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'budget_option').length);
+    assert.ok(asked <= 2, `budget_option asked ${asked} times for one number`);
     // Past the model's limit: its most, said so.
     await page.keyboard.type('0000');
     const most = picker.locator('[data-testid="picker-level-option"][data-choice="64000"]');
