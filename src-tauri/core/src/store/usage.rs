@@ -88,17 +88,21 @@ impl Store {
         conversation_id: Option<&str>,
         prices: &Prices,
     ) -> Result<std::collections::HashMap<String, ConversationTotals>> {
-        // Summed per model in SQL: a conversation's figures are read, never its messages.
+        // Summed per model in SQL: a conversation's figures are read, never its messages. One
+        // conversation's are found through the figures index; an `?1 IS NULL OR …` filter
+        // would scan every message of the history instead.
         let rows = self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT conversation_id, provider, model, count(*), sum(thinking_ms),
-                        sum(input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(cached_tokens)
-                   FROM messages
-                  WHERE role = 'assistant' AND deleted_at IS NULL
-                    AND (?1 IS NULL OR conversation_id = ?1)
-                  GROUP BY conversation_id, provider, model",
-            )?;
-            let rows = stmt.query_map([conversation_id], |r| {
+            let mut stmt = match conversation_id {
+                Some(_) => {
+                    c.prepare_cached(&format!("{FIGURES} AND conversation_id = ?1{GROUPED}"))?
+                }
+                None => c.prepare_cached(&format!("{FIGURES}{GROUPED}"))?,
+            };
+            let params: &[&dyn rusqlite::ToSql] = match &conversation_id {
+                Some(id) => &[id],
+                None => &[],
+            };
+            let rows = stmt.query_map(params, |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, Option<String>>(1)?,
@@ -151,6 +155,13 @@ pub struct ConversationTotals {
     pub cost: Option<f64>,
 }
 
+/// Every answer's figures summed per conversation and model (`GROUPED` ends the query).
+const FIGURES: &str = "SELECT conversation_id, provider, model, count(*), sum(thinking_ms),
+        sum(input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(cached_tokens)
+   FROM messages
+  WHERE role = 'assistant' AND deleted_at IS NULL";
+const GROUPED: &str = " GROUP BY conversation_id, provider, model";
+
 /// The four token columns (input, output, reasoning, cached) from column `first` on.
 fn usage_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Usage> {
     let tokens = |i: usize| -> rusqlite::Result<Option<u32>> {
@@ -163,4 +174,30 @@ fn usage_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Usage> {
         reasoning: tokens(2)?,
         cached: tokens(3)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Opening a conversation reads its totals: through the figures index, never by scanning
+    /// every message of a long history.
+    #[test]
+    fn one_conversations_totals_are_found_through_the_figures_index() {
+        let store = Store::open_in_memory().unwrap();
+        let plan: Vec<String> = store
+            .read(|c| {
+                let sql = format!("EXPLAIN QUERY PLAN {FIGURES} AND conversation_id = ?1{GROUPED}");
+                let mut stmt = c.prepare(&sql)?;
+                let rows = stmt.query_map(["c"], |r| r.get::<_, String>(3))?;
+                Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            })
+            .unwrap();
+        assert!(
+            plan.iter()
+                .any(|step| step.starts_with("SEARCH messages USING")
+                    && step.contains("conversation_id=?")),
+            "{plan:?}"
+        );
+    }
 }
