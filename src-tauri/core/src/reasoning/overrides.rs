@@ -148,15 +148,7 @@ impl Overrides {
     /// Whether a model's answers stream: its own entry's setting, else its provider's.
     pub fn stream(&self, provider: &str, model: &str) -> Option<bool> {
         let scope = self.providers.get(provider)?;
-        let model_lower = model.to_ascii_lowercase();
-        scope
-            .models
-            .iter()
-            .filter(|(key, entry)| {
-                entry.stream.is_some()
-                    && super::pattern::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
-            })
-            .max_by_key(|(key, _)| key.len())
+        covering(scope, model, |entry| entry.stream.is_some())
             .and_then(|(_, entry)| entry.stream)
             .or(scope.stream)
     }
@@ -167,14 +159,7 @@ impl Overrides {
     /// Ponder's own rule: the provider's map does not reach that model.
     pub fn mapping(&self, provider: &str, model: &str) -> Option<(&Mapping, Scope)> {
         let scope = self.providers.get(provider)?;
-        let model_lower = model.to_ascii_lowercase();
-        let by_model = scope
-            .models
-            .iter()
-            .filter(|(key, _)| {
-                super::pattern::pattern_matches(&key.to_ascii_lowercase(), &model_lower)
-            })
-            .max_by_key(|(key, _)| key.len());
+        let by_model = covering(scope, model, |_| true);
         if let Some((key, entry)) = by_model {
             let mapping = entry.reasoning.as_ref()?;
             return Some((mapping, Scope::Model(key.clone())));
@@ -184,6 +169,23 @@ impl Overrides {
             .as_ref()
             .map(|mapping| (mapping, Scope::Provider(provider.to_owned())))
     }
+}
+
+/// The model entry whose key covers `model` the way a catalog pattern does, the longest such
+/// key among the entries `counts` accepts.
+fn covering<'a>(
+    scope: &'a ProviderOverrides,
+    model: &str,
+    counts: impl Fn(&ModelOverrides) -> bool,
+) -> Option<(&'a String, &'a ModelOverrides)> {
+    let model = model.to_ascii_lowercase();
+    scope
+        .models
+        .iter()
+        .filter(|(key, entry)| {
+            counts(entry) && super::pattern::pattern_matches(&key.to_ascii_lowercase(), &model)
+        })
+        .max_by_key(|(key, _)| key.len())
 }
 
 mod level_name {

@@ -227,13 +227,18 @@ fn openai_efforts(facts: &ThinkingFacts) -> (Thinking, String) {
 /// `reasoning_effort_levels`, read as efforts; `None` when absent or unreadable.
 fn efforts_listed(facts: &ThinkingFacts) -> Option<Vec<Effort>> {
     let levels = facts.effort_levels.as_ref()?;
-    let mut values: Vec<Effort> = levels.iter().filter_map(|l| parse_effort(l)).collect();
-    if facts.none == Some(true) && !values.contains(&Effort::None) {
-        values.insert(0, Effort::None);
-    }
+    let none = (facts.none == Some(true)).then_some("none");
+    let values = parse_efforts(levels.iter().map(String::as_str).chain(none));
+    (!values.is_empty()).then_some(values)
+}
+
+/// Effort names as a list reads them, in order, each once; names Ponder does not know are
+/// left out.
+fn parse_efforts<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<Effort> {
+    let mut values: Vec<Effort> = names.into_iter().filter_map(parse_effort).collect();
     values.sort();
     values.dedup();
-    (!values.is_empty()).then_some(values)
+    values
 }
 
 fn parse_effort(name: &str) -> Option<Effort> {
@@ -333,13 +338,7 @@ pub(super) fn apply_live(model: &mut super::ModelInfo, live: &super::LiveModel) 
     if model.rule == RuleSource::Hand {
         return;
     }
-    let mut values: Vec<Effort> = live
-        .efforts
-        .iter()
-        .filter_map(|e| parse_effort(e))
-        .collect();
-    values.sort();
-    values.dedup();
+    let values = parse_efforts(live.efforts.iter().map(String::as_str));
     if values.is_empty() {
         return;
     }
@@ -352,11 +351,7 @@ pub(super) fn apply_live(model: &mut super::ModelInfo, live: &super::LiveModel) 
         Some(d) => d.thinking.can_disable(),
         None => values.contains(&Effort::None),
     };
-    let default = if values.contains(&Effort::Medium) {
-        Effort::Medium
-    } else {
-        values[0]
-    };
+    let default = default_effort(&ThinkingFacts::default(), &values);
     let base = family.unwrap_or_else(|| {
         Derived::plain(
             Thinking::Always,

@@ -26,21 +26,10 @@ impl Catalog {
         live: &[super::LiveModel],
         added: &[String],
     ) -> Result<Vec<Offered>, LookupError> {
-        // What the live list says of every model (the API it answers on, its efforts) holds
-        // for the ids the model list also has.
-        let with_live;
-        let catalog = if live.is_empty() {
-            self
-        } else {
-            let mut map = std::collections::HashMap::new();
-            map.insert(provider.to_owned(), live.to_vec());
-            with_live = self.clone().with_live(&map);
-            &with_live
-        };
         let listed = ModelList::builtin()
             .offered(provider, today)
             .map(|m| (m.id.as_str(), None, ModelSource::Catalog));
-        let live = live
+        let listed_live = live
             .iter()
             .map(|m| (m.id.as_str(), m.name.clone(), ModelSource::Live));
         let added = added
@@ -48,10 +37,16 @@ impl Catalog {
             .map(|id| (id.as_str(), None, ModelSource::Added));
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for (id, live_name, source) in listed.chain(live).chain(added) {
+        for (id, live_name, source) in listed.chain(listed_live).chain(added) {
             if seen.insert(id.to_ascii_lowercase()) {
+                let mut model = self.resolve(Some(provider), id)?;
+                // What the live list says of a model (the API it answers on, its efforts)
+                // holds whichever list offered its id.
+                if let Some(said) = live.iter().find(|m| m.id.eq_ignore_ascii_case(id)) {
+                    super::derive::apply_live(&mut model, said);
+                }
                 out.push(Offered {
-                    model: catalog.resolve(Some(provider), id)?,
+                    model,
                     live_name,
                     source,
                 });
