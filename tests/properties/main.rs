@@ -509,7 +509,7 @@ fn retry_hints_of_any_shape_are_bounded_and_never_panic() {
 /// with a message, all or nothing.
 #[test]
 fn import_never_panics_on_any_file_and_says_why_it_refuses() {
-    use ponder_core::export;
+    use ponder_core::import;
     use ponder_core::store::Store;
     let _one = serial();
     let valid: Value = serde_json::from_str(&ponder_tests::sample_export()).unwrap();
@@ -521,17 +521,17 @@ fn import_never_panics_on_any_file_and_says_why_it_refuses() {
                 any_json(),
             ),
             |(bytes, node, with)| {
-                if let Err(err) = within_budget(bytes.len(), || export::parse(&bytes)) {
+                if let Err(err) = within_budget(bytes.len(), || import::parse(&bytes)) {
                     prop_assert!(!err.to_string().is_empty());
                 }
                 let mut value = valid.clone();
                 replace_node(&mut value, node, with);
                 let text = value.to_string();
-                match within_budget(text.len(), || export::parse(text.as_bytes())) {
+                match within_budget(text.len(), || import::parse(text.as_bytes())) {
                     Err(err) => prop_assert!(!err.to_string().is_empty()),
                     Ok(_) => {
                         let store = Store::open_in_memory().unwrap();
-                        if let Err(err) = export::import(&store, text.as_bytes()) {
+                        if let Err(err) = import::import(&store, text.as_bytes()) {
                             prop_assert!(!err.to_string().is_empty());
                             prop_assert_eq!(store.list_conversations(true).unwrap().len(), 0);
                         }

@@ -1,5 +1,5 @@
 //! Request goldens: hand-built conversations turned into provider request bodies by
-//! `providers::request::to_wire`, compared exactly with committed files under
+//! `providers::to_wire`, compared exactly with committed files under
 //! `tests/fixtures/requests/<case>.snap` (`{"body": …, "notices": […]}`).
 //!
 //! The rules are each provider's round-trip rules (see each protocol's module documentation)
@@ -16,7 +16,8 @@ use ponder_core::chat::{
     Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
     ToolResult,
 };
-use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
+use ponder_core::providers::request::{WireInput, WireRequest};
+use ponder_core::providers::to_wire;
 use ponder_core::reasoning::{
     ApiChoice, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings, StripFromContext,
     TurnContext, translate,

@@ -7,7 +7,8 @@ use ponder_core::chat::{
     Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
     ToolResult, ToolSpec,
 };
-use ponder_core::providers::request::{WireInput, WireRequest, to_wire};
+use ponder_core::providers::request::{WireInput, WireRequest};
+use ponder_core::providers::to_wire;
 use ponder_core::reasoning::{
     ApiChoice, Catalog, Choice, Overrides, ReasoningSettings, TurnContext, translate,
 };

@@ -231,11 +231,11 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
 }
 
 pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
-    let bytes = ponder_core::export::read_file(&args.file).map_err(|e| match e {
-        ponder_core::export::ImportError::Unreadable { .. } => Usage(e.to_string()),
+    let bytes = ponder_core::import::read_file(&args.file).map_err(|e| match e {
+        ponder_core::import::ImportError::Unreadable { .. } => Usage(e.to_string()),
         other => Usage(format!("{}: {other}", args.file.display())),
     })?;
-    let report = ponder_core::export::import(store, &bytes)
+    let report = ponder_core::import::import(store, &bytes)
         .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -7,6 +7,7 @@ pub mod chat;
 pub mod compare;
 pub mod draft;
 pub mod export;
+pub mod import;
 pub mod mcp;
 pub mod paths;
 pub mod prices;

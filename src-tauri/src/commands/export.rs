@@ -125,8 +125,8 @@ pub async fn import_file(
     })?;
     let store = state.store()?;
     // The size is checked before the file is read: a huge file is refused, not loaded.
-    let bytes = export::read_file(&path).map_err(|e| match e {
-        export::ImportError::Unreadable { .. } => {
+    let bytes = ponder_core::import::read_file(&path).map_err(|e| match e {
+        ponder_core::import::ImportError::Unreadable { .. } => {
             IpcError::new(IpcErrorCode::Storage, e.to_string())
         }
         other => IpcError::new(
@@ -134,7 +134,7 @@ pub async fn import_file(
             format!("{}: {other}", path.display()),
         ),
     })?;
-    let report = export::import(&store, &bytes)
+    let report = ponder_core::import::import(&store, &bytes)
         .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
     Ok(Some(Imported {
         conversations: report.conversations,

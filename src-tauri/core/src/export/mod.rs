@@ -1,5 +1,5 @@
 //! Exporting conversations — a readable Markdown transcript, a standalone offline HTML page,
-//! lossless versioned JSON — and importing that JSON back.
+//! lossless versioned JSON (which `crate::import` reads back).
 //!
 //! Markdown and HTML are for reading: they show the thoughts as the user asks ([`Thoughts`]),
 //! label summaries and redacted thinking, skip empty and hidden thoughts, and note how a turn
@@ -7,9 +7,7 @@
 //! timestamps), so an imported conversation can be continued with the same provider.
 
 mod branches;
-mod foreign;
 mod html;
-mod import;
 mod json;
 mod markdown;
 
@@ -23,7 +21,6 @@ use crate::store::{
 };
 
 pub use branches::{Branch, branches};
-pub use import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import, parse, read_file};
 pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
 /// How Markdown and HTML exports show a model's thoughts.

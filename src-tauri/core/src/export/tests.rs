@@ -5,6 +5,7 @@ use super::fixtures::{
 };
 use super::*;
 use crate::chat::{Origin, Replay, Role, ThoughtSource, Usage};
+use crate::import::{ImportError, ImportReport, MAX_IMPORT_BYTES, import};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::settings::ReasoningSettings;
 use crate::store::{NewConversation, TurnRecord};

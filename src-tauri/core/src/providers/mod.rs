@@ -21,21 +21,63 @@ pub mod tokens;
 use crate::reasoning::catalog::{Dialect, ModelInfo, Protocol};
 use crate::reasoning::plan::{Endpoint, Plan};
 
+/// The wire format one request is written in: the protocol, or for the OpenAI protocols the
+/// endpoint the plan chose. Every dispatch by protocol matches on this once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    Anthropic,
+    Gemini,
+    Ollama,
+    OpenaiResponses,
+    OpenaiChat,
+}
+
+impl Wire {
+    pub fn of(model: &ModelInfo, plan: &Plan) -> Self {
+        match (model.provider.protocol, plan.api) {
+            (Protocol::Anthropic, _) => Self::Anthropic,
+            (Protocol::Gemini, _) => Self::Gemini,
+            (Protocol::Ollama, _) => Self::Ollama,
+            (_, Endpoint::Responses) => Self::OpenaiResponses,
+            (Protocol::OpenaiChat | Protocol::OpenaiResponses, _) => Self::OpenaiChat,
+        }
+    }
+}
+
+/// The request body for a turn: the history made sendable (tool calls paired with results,
+/// hidden thoughts left out), then written by the protocol's pure translation.
+pub fn to_wire(input: request::WireInput<'_>) -> request::WireRequest {
+    let paired = context::paired_tool_turns(input.history);
+    let history = paired.as_deref().unwrap_or(input.history);
+    let shown = context::without_hidden_thoughts(history);
+    let input = request::WireInput {
+        history: shown.as_deref().unwrap_or(history),
+        ..input
+    };
+    match Wire::of(input.model, input.plan) {
+        Wire::Anthropic => anthropic::translate::to_wire(input),
+        Wire::Gemini => gemini::translate::to_wire(input),
+        Wire::Ollama => ollama::translate::to_wire(input),
+        Wire::OpenaiResponses => openai_responses::translate::to_wire(input),
+        Wire::OpenaiChat => openai_chat::translate::to_wire(input),
+    }
+}
+
 /// Where a request goes: the provider's base URL (or an override, such as a proxy or the
 /// mock provider) plus the protocol's path.
 pub fn endpoint_url(model: &ModelInfo, plan: &Plan, base_url: Option<&str>) -> String {
     let base = base_url
         .unwrap_or(&model.provider.base_url)
         .trim_end_matches('/');
-    match (model.provider.protocol, plan.api) {
-        (Protocol::Anthropic, _) => format!("{base}/v1/messages"),
-        (Protocol::Gemini, _) if plan.stream => {
+    match Wire::of(model, plan) {
+        Wire::Anthropic => format!("{base}/v1/messages"),
+        Wire::Gemini if plan.stream => {
             format!("{base}/models/{}:streamGenerateContent?alt=sse", model.id)
         }
-        (Protocol::Gemini, _) => format!("{base}/models/{}:generateContent", model.id),
-        (Protocol::Ollama, _) => format!("{base}/api/chat"),
-        (_, Endpoint::Responses) => format!("{base}/responses"),
-        _ => format!("{base}/chat/completions"),
+        Wire::Gemini => format!("{base}/models/{}:generateContent", model.id),
+        Wire::Ollama => format!("{base}/api/chat"),
+        Wire::OpenaiResponses => format!("{base}/responses"),
+        Wire::OpenaiChat => format!("{base}/chat/completions"),
     }
 }
 
@@ -104,16 +146,18 @@ pub fn parse_whole(
     out: &mut Vec<crate::chat::ChatEvent>,
 ) -> Result<Option<crate::chat::Replay>, error::ProviderError> {
     let (provider, id) = (model.provider.id.as_str(), model.id.as_str());
-    match (model.provider.protocol, plan.api) {
-        (Protocol::Anthropic, _) => anthropic::parse_response(provider, id, body, out),
-        (Protocol::Gemini, _) => gemini::parse_response(provider, id, body, out),
-        (Protocol::Ollama, _) => {
+    match Wire::of(model, plan) {
+        Wire::Anthropic => anthropic::parse_response(provider, id, body, out),
+        Wire::Gemini => gemini::parse_response(provider, id, body, out),
+        Wire::Ollama => {
             let mut mapper = ollama::EventMapper::new(provider, id);
             mapper.on_line(body.trim(), out);
             Ok(mapper.finish())
         }
-        (_, Endpoint::Responses) => openai_responses::parse_response(provider, id, body, out),
-        _ => openai_chat::parse_response(provider, id, inline_thoughts(model), body, out),
+        Wire::OpenaiResponses => openai_responses::parse_response(provider, id, body, out),
+        Wire::OpenaiChat => {
+            openai_chat::parse_response(provider, id, inline_thoughts(model), body, out)
+        }
     }
 }
 
@@ -128,16 +172,14 @@ fn inline_thoughts(model: &ModelInfo) -> openai_chat::InlineThoughts {
 /// The event mapper for a model's protocol and the endpoint the plan chose.
 pub fn mapper_for(model: &ModelInfo, plan: &Plan) -> stream::Mapper {
     let (provider, id) = (model.provider.id.as_str(), model.id.as_str());
-    match (model.provider.protocol, plan.api) {
-        (Protocol::Anthropic, _) => {
-            stream::Mapper::Anthropic(anthropic::EventMapper::new(provider, id))
-        }
-        (Protocol::Gemini, _) => stream::Mapper::Gemini(gemini::EventMapper::new(provider, id)),
-        (Protocol::Ollama, _) => stream::Mapper::Ollama(ollama::EventMapper::new(provider, id)),
-        (_, Endpoint::Responses) => {
+    match Wire::of(model, plan) {
+        Wire::Anthropic => stream::Mapper::Anthropic(anthropic::EventMapper::new(provider, id)),
+        Wire::Gemini => stream::Mapper::Gemini(gemini::EventMapper::new(provider, id)),
+        Wire::Ollama => stream::Mapper::Ollama(ollama::EventMapper::new(provider, id)),
+        Wire::OpenaiResponses => {
             stream::Mapper::OpenaiResponses(openai_responses::EventMapper::new(provider, id))
         }
-        _ => stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(
+        Wire::OpenaiChat => stream::Mapper::OpenaiChat(openai_chat::EventMapper::new(
             provider,
             id,
             inline_thoughts(model),

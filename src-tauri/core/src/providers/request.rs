@@ -1,14 +1,13 @@
-//! Building a provider request from the conversation: the shared part of every protocol's
-//! `to_wire` (the input, merging the reasoning plan, notices), and the dispatch by protocol.
+//! The shared part of every protocol's `to_wire`: the input, merging the reasoning plan into
+//! the body, and the notices about how the history was sent. The dispatch by protocol is
+//! `providers::to_wire`.
 
 use serde_json::{Map, Value};
 
 use crate::chat::{Message, ToolSpec};
-use crate::reasoning::catalog::{ModelInfo, Protocol};
-use crate::reasoning::plan::{Endpoint, Plan};
+use crate::reasoning::catalog::ModelInfo;
+use crate::reasoning::plan::Plan;
 use crate::reasoning::settings::ReasoningSettings;
-
-use super::{anthropic, gemini, ollama, openai_chat, openai_responses};
 
 /// Everything a protocol needs to write one request.
 #[derive(Debug, Clone, Copy)]
@@ -29,25 +28,6 @@ pub struct WireInput<'a> {
 pub struct WireRequest {
     pub body: Value,
     pub notices: Vec<String>,
-}
-
-pub fn to_wire(input: WireInput<'_>) -> WireRequest {
-    let paired = super::context::paired_tool_turns(input.history);
-    let history = paired.as_deref().unwrap_or(input.history);
-    let shown = super::context::without_hidden_thoughts(history);
-    let input = WireInput {
-        history: shown.as_deref().unwrap_or(history),
-        ..input
-    };
-    match (input.model.provider.protocol, input.plan.api) {
-        (Protocol::Anthropic, _) => anthropic::translate::to_wire(input),
-        (Protocol::Gemini, _) => gemini::translate::to_wire(input),
-        (Protocol::Ollama, _) => ollama::translate::to_wire(input),
-        (_, Endpoint::Responses) => openai_responses::translate::to_wire(input),
-        (Protocol::OpenaiChat | Protocol::OpenaiResponses, _) => {
-            openai_chat::translate::to_wire(input)
-        }
-    }
 }
 
 /// A protocol's typed request as the body to send: serialized, then the reasoning plan's

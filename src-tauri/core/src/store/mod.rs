@@ -10,6 +10,7 @@ mod owner;
 mod parts_codec;
 mod purge;
 mod replay_codec;
+mod rows;
 mod search;
 mod tree;
 mod usage;
@@ -22,8 +23,9 @@ use rusqlite::Connection;
 
 pub use conversations::{Conversation, ConversationSummary, NewConversation, UNTITLED, title_from};
 pub use import::{ConversationRecord, InsertError};
-pub use messages::{MessageStatus, StoredMessage, TurnRecord};
+pub use messages::TurnRecord;
 pub use migrations::{LATEST_VERSION, migrations};
+pub use rows::{MessageStatus, StoredMessage};
 pub use search::{SearchHit, SearchScope};
 pub use usage::{ConversationTotals, UsageRow};
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::conversations::not_found;
-use super::messages::{COLUMNS, StoredMessage, decode, from_row};
+use super::rows::{COLUMNS, StoredMessage, decode, from_row};
 use super::{Result, Store, StoreError, now_ms};
 use crate::chat::{Message, Role};
 
@@ -249,6 +249,12 @@ impl Store {
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })?;
         raws.into_iter().map(decode).collect()
+    }
+
+    /// The path the conversation shows as it goes back to a provider: user messages, and the
+    /// others that have anything in them (an error with no answer is left out).
+    pub fn history(&self, conversation_id: &str) -> Result<Vec<Message>> {
+        Ok(sendable(self.messages(conversation_id)?))
     }
 
     /// The history a turn answering below `message_id` is sent with: the path down to the

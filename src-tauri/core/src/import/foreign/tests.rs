@@ -4,7 +4,8 @@
 //! with the place that is wrong, and a round trip through Ponder's own JSON export.
 
 use crate::chat::{Part, Role, ThoughtSource};
-use crate::export::{ImportError, backup_json, import, parse};
+use crate::export::backup_json;
+use crate::import::{ImportError, import, parse};
 use crate::reasoning::Catalog;
 use crate::store::{Store, StoredMessage, UNTITLED};
 

@@ -8,10 +8,13 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
-use crate::store::{
-    Conversation, ConversationRecord, InsertError, Store, StoreError, StoredMessage,
-};
+mod error;
+mod foreign;
+
+pub use error::ImportError;
+
+use crate::export::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
+use crate::store::{Conversation, ConversationRecord, Store, StoredMessage};
 
 /// The largest file import reads: 256 MiB.
 pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
@@ -20,53 +23,6 @@ pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
 pub struct ImportReport {
     pub conversations: usize,
     pub messages: usize,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    #[error("the file is {size} bytes ({mib:.1} MiB); Ponder imports files of at most 256 MiB", mib = *.size as f64 / 1_048_576.0)]
-    TooLarge { size: usize },
-    #[error("cannot read {path}: {reason}")]
-    Unreadable { path: String, reason: String },
-    #[error("the file is empty")]
-    Empty,
-    #[error(
-        "the file is cut short (it ends inside the JSON, at line {line}); it was not saved completely"
-    )]
-    Truncated { line: usize },
-    #[error("the file is not JSON, so not a Ponder export: {0}")]
-    NotJson(String),
-    #[error("not a Ponder export: {0}")]
-    NotPonder(String),
-    #[error(
-        "this file is version {found} of the {format:?} format, which this version of Ponder cannot read; it reads version {FORMAT_VERSION}"
-    )]
-    UnsupportedVersion { format: &'static str, found: String },
-    #[error("the file is damaged: {0}")]
-    Invalid(String),
-    #[error("two messages of the conversation {title:?} have the same seq {seq}")]
-    DuplicateSeq { title: String, seq: i64 },
-    #[error("the conversation {title:?} is already in your history; nothing was imported")]
-    ConversationExists { id: String, title: String },
-    #[error(
-        "a message of the conversation {title:?} ({id}) is already in your history; nothing was imported"
-    )]
-    MessageExists { id: String, title: String },
-    #[error("the file is damaged: {0}")]
-    BrokenTree(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<InsertError> for ImportError {
-    fn from(e: InsertError) -> Self {
-        match e {
-            InsertError::ConversationExists { id, title } => Self::ConversationExists { id, title },
-            InsertError::MessageExists { id, title } => Self::MessageExists { id, title },
-            e @ InsertError::MissingParent { .. } => Self::BrokenTree(e.to_string()),
-            InsertError::Store(e) => Self::Store(e),
-        }
-    }
 }
 
 /// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
@@ -140,7 +96,7 @@ fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
     })?;
     // A list of conversations: another app's export (ChatGPT's or Claude's).
     if let Value::Array(items) = &value {
-        let records = super::foreign::records(items)?;
+        let records = foreign::records(items)?;
         check(&records)?;
         return Ok(records);
     }

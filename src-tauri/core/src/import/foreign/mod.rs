@@ -11,7 +11,7 @@ mod claude;
 
 use serde_json::Value;
 
-use super::import::ImportError;
+use super::error::ImportError;
 use crate::chat::{Message, Origin, Part, Role, Usage};
 use crate::reasoning::settings::ReasoningSettings;
 use crate::store::{Conversation, ConversationRecord, MessageStatus, StoredMessage};
