@@ -9,6 +9,7 @@ mod ipc;
 mod ipc_types;
 mod memory;
 mod quit;
+mod relay;
 mod settings;
 mod state;
 pub mod webview;

@@ -2,7 +2,7 @@
 //! session or Ctrl+C in a terminal all stop the running turns, wait until each has stored
 //! its outcome (as `cancelled`, with what arrived), stop the MCP servers, and only then exit.
 
-use std::sync::PoisonError;
+use ponder_core::sync::Locked;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -23,13 +23,7 @@ pub fn must_wait(app: &AppHandle) -> bool {
         // Already quitting: this is the exit that follows, or a second request meanwhile.
         return false;
     }
-    let tokens: Vec<_> = state
-        .runs
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .values()
-        .cloned()
-        .collect();
+    let tokens: Vec<_> = state.runs.locked().values().cloned().collect();
     let servers_up = state.hub.status().iter().any(|s| {
         !matches!(
             s.state,
@@ -61,11 +55,7 @@ pub fn must_wait(app: &AppHandle) -> bool {
 const SERVERS_WAIT: Duration = Duration::from_secs(8);
 
 fn runs_left(app: &AppHandle) -> usize {
-    app.state::<AppState>()
-        .runs
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .len()
+    app.state::<AppState>().runs.locked().len()
 }
 
 /// SIGTERM (the session ending, `kill`) and SIGINT (Ctrl+C) quit like closing the window.

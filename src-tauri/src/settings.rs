@@ -10,8 +10,9 @@
 //! with a serializer that refuses, and `save` replaces the file whole with
 //! `ponder_core::atomic_file`.
 
+use ponder_core::sync::Locked;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use ponder_core::mcp::ServerConfig;
 use ponder_core::reasoning::settings::Profiles;
@@ -326,7 +327,7 @@ fn save<R: Runtime>(
     }
     // One save at a time: the file written last holds the keys set last.
     static SAVING: Mutex<()> = Mutex::new(());
-    let _saving = SAVING.lock().unwrap_or_else(PoisonError::into_inner);
+    let _saving = SAVING.locked();
     let store = store(app)?;
     let value = serde_json::to_value(settings).unwrap_or_default();
     for key in keys {

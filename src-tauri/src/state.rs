@@ -1,8 +1,9 @@
 //! What the app holds while it runs.
 
+use ponder_core::sync::{Locked, Shared};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use ponder_core::DataPaths;
 use ponder_core::providers::http::{self, HttpConfig};
@@ -92,10 +93,7 @@ impl AppState {
     /// The catalog a turn plans with: the built-in one, the user's own servers, and what the
     /// providers' own lists said this run (the API each model answers on, its efforts).
     pub fn catalog(&self, settings: &crate::settings::Settings) -> ponder_core::reasoning::Catalog {
-        let live = self
-            .live_models
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let live = self.live_models.locked();
         settings.catalog().with_live(&live)
     }
 
@@ -138,21 +136,17 @@ impl AppState {
     }
 
     pub fn prices(&self) -> Arc<ponder_core::prices::Prices> {
-        self.prices
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.prices.reading().clone()
     }
 
     /// Takes the user's prices from the settings (at start-up, and when they change).
     pub fn set_prices(&self, own: &[ponder_core::prices::PriceOverride]) {
-        *self.prices.write().unwrap_or_else(PoisonError::into_inner) =
-            Arc::new(ponder_core::prices::Prices::new(own));
+        *self.prices.writing() = Arc::new(ponder_core::prices::Prices::new(own));
     }
 
     /// The history, or an error saying it is not open.
     pub fn store(&self) -> Result<Arc<Store>, IpcError> {
-        match &*self.history.read().unwrap_or_else(PoisonError::into_inner) {
+        match &*self.history.reading() {
             Ok(store) => Ok(store.clone()),
             Err(problem) => Err(IpcError::new(
                 IpcErrorCode::Storage,
@@ -166,7 +160,7 @@ impl AppState {
 
     /// Whether `provider` has a key (stored, or in the environment).
     pub fn has_key(&self, provider: &str) -> bool {
-        let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut keys = self.keys.locked();
         let keys = keys.get_or_insert_with(builtin_keys);
         // A provider the user added since the lookup: ask for it alone.
         *keys
@@ -177,7 +171,7 @@ impl AppState {
     /// Whether someone is signed in to GitHub at `hosts` (or a token is in the environment),
     /// kept under the address's keyring account (see `note_key`).
     pub fn signed_in(&self, hosts: &ponder_core::providers::copilot::Hosts) -> bool {
-        let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut keys = self.keys.locked();
         let keys = keys.get_or_insert_with(builtin_keys);
         *keys
             .entry(ponder_core::secrets::github_account(hosts))
@@ -202,37 +196,24 @@ impl AppState {
     /// Records that a key (by provider) or a GitHub sign-in (by its keyring account) was
     /// stored or cleared.
     pub fn note_key(&self, provider: &str, present: bool) {
-        if let Some(keys) = self
-            .keys
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_mut()
-        {
+        if let Some(keys) = self.keys.locked().as_mut() {
             keys.insert(provider.to_owned(), present);
         }
     }
 
     pub fn problems(&self) -> Vec<StartupProblem> {
-        let history = self
-            .history
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            .err()
-            .cloned();
+        let history = self.history.reading().as_ref().err().cloned();
         let settings = self.settings_problem().clone();
         history.into_iter().chain(settings).collect()
     }
 
     pub fn settings_problem(&self) -> std::sync::MutexGuard<'_, Option<StartupProblem>> {
-        self.settings_problem
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.settings_problem.locked()
     }
 
     /// Moves the history file aside (when asked to) and opens the history again.
     pub fn reopen_history(&self, move_aside: bool) -> Result<(), IpcError> {
-        let mut history = self.history.write().unwrap_or_else(PoisonError::into_inner);
+        let mut history = self.history.writing();
         if history.is_ok() {
             return Ok(());
         }

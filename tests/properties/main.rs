@@ -9,8 +9,9 @@
 //!
 //! `PONDER_PROPTEST_CASES` sets the cases per property (10,000 by default).
 
+use ponder_core::sync::Locked;
 use std::alloc::System;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use cap::Cap;
@@ -33,7 +34,7 @@ static ALLOCATOR: Cap<System> = Cap::new(System, usize::MAX);
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
+    SERIAL.locked()
 }
 
 /// Runs `f` with at most a fixed allowance plus a multiple of the input's size on top of

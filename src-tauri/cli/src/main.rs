@@ -4,6 +4,7 @@ mod chat;
 mod history;
 mod login;
 mod mcp;
+mod printer;
 mod reasoning;
 mod settings;
 mod terminal;

@@ -2,6 +2,7 @@
 //! list its tools, call a tool — and the tools and approvals of `ponder-cli chat --tools`.
 
 use crate::terminal::inert;
+use ponder_core::sync::Locked;
 use std::future::Future;
 use std::io::{BufRead, IsTerminal, Write};
 use std::pin::Pin;
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use clap::{Args, Subcommand};
 use ponder_core::chat::{ToolContent, ToolResult};
 use ponder_core::mcp::{Hub, ServerConfig, hub::START_DEADLINE};
-use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions, Toolbox};
+use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions};
 use serde_json::{Value, json};
 
 use crate::Usage;
@@ -206,20 +207,6 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or_default()
 }
 
-/// The tools of the named servers, started now: a server that cannot start stops the
-/// command with its reason.
-pub async fn toolbox(hub: &Hub, ids: &[String]) -> anyhow::Result<Toolbox> {
-    let mut tools = Vec::new();
-    for id in ids {
-        let connection = hub
-            .connection(id)
-            .await
-            .map_err(|e| anyhow::anyhow!("the MCP server {id:?} could not start: {e}"))?;
-        tools.extend(connection.tools().iter().cloned().map(|t| (id.clone(), t)));
-    }
-    Ok(Toolbox::new(tools))
-}
-
 /// Approval in a terminal: `--yes` allows every call; otherwise each call is asked on the
 /// terminal, and without one it is denied (a script must say `--yes`).
 pub struct TerminalApprover {
@@ -237,12 +224,7 @@ impl Approver for TerminalApprover {
                 return Decision::AllowOnce;
             }
             let allowed = |p: &Permissions| p.allowed(&request.server, &request.tool);
-            if allowed(
-                &self
-                    .allowed
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner),
-            ) {
+            if allowed(&self.allowed.locked()) {
                 return Decision::AllowOnce;
             }
             if !std::io::stdin().is_terminal() {
@@ -257,8 +239,7 @@ impl Approver for TerminalApprover {
                 .await
                 .unwrap_or(Decision::Deny);
             self.allowed
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .locked()
                 .remember(&request.server, &request.tool, decision);
             decision
         })

@@ -7,6 +7,7 @@ use std::path::Path;
 use clap::Args;
 use ponder_core::compare::{VersionFigures, versions};
 use ponder_core::prices::Prices;
+use ponder_core::run::Place;
 use ponder_core::store::{Store, StoreError};
 
 use crate::Usage;
@@ -81,7 +82,7 @@ pub fn rerun(args: RerunArgs, store: &Store, settings_file: &Path) -> anyhow::Re
         yes: false,
         message: String::new(),
     };
-    crate::chat::turn(chat, Some(&question.id), store, settings_file)
+    crate::chat::turn(chat, Place::Once(question.id), store, settings_file)
 }
 
 pub fn compare(args: CompareArgs, store: &Store, prices: &Prices) -> anyhow::Result<()> {

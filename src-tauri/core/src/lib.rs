@@ -17,6 +17,7 @@ pub mod remote_image;
 pub mod run;
 pub mod secrets;
 pub mod store;
+pub mod sync;
 pub mod tools;
 
 pub use about::About;

@@ -5,6 +5,7 @@
 use ponder_core::providers::copilot::device::{self, Waiting};
 use ponder_core::providers::copilot::{CopilotError, Hosts, Session, hosts_for};
 use ponder_core::providers::http::HttpConfig;
+use ponder_core::sync::Locked;
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
@@ -67,12 +68,7 @@ pub async fn copilot_sign_in(
     let hosts = hosts_for(settings.base_url(PROVIDER))?;
     let code = device::request_code(&state.client, &hosts).await?;
     let cancel = CancellationToken::new();
-    if let Some(previous) = state
-        .sign_in
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .replace(cancel.clone())
-    {
+    if let Some(previous) = state.sign_in.locked().replace(cancel.clone()) {
         previous.cancel();
     }
     let view = DeviceCodeView {
@@ -100,11 +96,7 @@ pub async fn copilot_sign_in(
         // This sign-in is over: nothing is left to stop. (One that was superseded leaves the
         // newer one's token in place.)
         if !cancel.is_cancelled() {
-            state
-                .sign_in
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take();
+            state.sign_in.locked().take();
         }
         let event = match finish(&app, &state, &client, hosts, &cancel, waited).await {
             Ok(provider) => SignInEvent::SignedIn { provider },
@@ -152,12 +144,7 @@ async fn finish(
 /// Stops a sign-in that is waiting for its code.
 #[tauri::command(async)]
 pub fn copilot_cancel_sign_in(state: State<'_, AppState>) {
-    if let Some(waiting) = state
-        .sign_in
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take()
-    {
+    if let Some(waiting) = state.sign_in.locked().take() {
         waiting.cancel();
     }
 }

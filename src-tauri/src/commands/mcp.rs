@@ -1,6 +1,7 @@
 //! MCP servers for the window: where each stands, testing one, the tools of each, their
 //! secrets (to the keyring only), and the user's answer to a waiting tool call.
 
+use ponder_core::sync::Locked;
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
@@ -125,11 +126,7 @@ pub fn answer_tool_call(
     call_id: String,
     decision: Decision,
 ) -> Result<(), IpcError> {
-    let waiting = state
-        .approvals
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .remove(&(run_id, call_id));
+    let waiting = state.approvals.locked().remove(&(run_id, call_id));
     match waiting {
         Some(sender) => {
             // The run may have been stopped meanwhile; then nobody waits for the answer.

@@ -2,7 +2,6 @@
 //! turns errors into `IpcError`s.
 
 pub mod app;
-pub mod approval;
 pub mod chat;
 pub mod conversations;
 pub mod copilot;

@@ -1,3 +1,4 @@
+use ponder_core::sync::Locked;
 use std::collections::BTreeMap;
 
 use ponder_core::chat::Message;
@@ -22,11 +23,7 @@ use ponder_core::reasoning::catalog::ModelSource;
 #[tauri::command(async)]
 pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<ModelView>, IpcError> {
     let settings = crate::settings::load(&app)?;
-    let live = state
-        .live_models
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
+    let live = state.live_models.locked().clone();
     let catalog = settings.catalog();
     let today = model_list::today();
     let mut models = Vec::new();
@@ -194,18 +191,13 @@ pub async fn refresh_models(
             match copilot_models(&state, &settings, base_url, &cancel).await {
                 // Not signed in at this address: another address's list is not this one's.
                 Ok(None) => {
-                    state
-                        .live_models
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .remove(&provider.id);
+                    state.live_models.locked().remove(&provider.id);
                 }
                 Ok(Some(models)) => {
                     listed.insert(provider.id.clone(), models.len());
                     state
                         .live_models
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .locked()
                         .insert(provider.id.clone(), models);
                 }
                 Err(err) => {
@@ -230,11 +222,7 @@ pub async fn refresh_models(
         {
             Ok(ids) => {
                 listed.insert(provider.id.clone(), ids.len());
-                state
-                    .live_models
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(provider.id.clone(), ids);
+                state.live_models.locked().insert(provider.id.clone(), ids);
             }
             Err(ponder_core::providers::http::AttemptError::Failed(err)) => {
                 failed.insert(provider.id.clone(), err.message);

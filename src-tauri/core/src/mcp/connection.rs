@@ -2,6 +2,7 @@
 //! Rust SDK, its tools listed, its calls made with a deadline, and — for a program — the last
 //! lines it wrote to stderr kept to explain a failure.
 
+use crate::sync::Locked;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -54,10 +55,7 @@ impl StderrTail {
         if cut || kept.len() < text.len() {
             kept.push('…');
         }
-        let mut lines = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut lines = self.0.locked();
         if lines.len() == STDERR_LINES {
             lines.pop_front();
         }
@@ -99,12 +97,7 @@ impl StderrTail {
     }
 
     pub fn lines(&self) -> Vec<String> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .iter()
-            .cloned()
-            .collect()
+        self.0.locked().iter().cloned().collect()
     }
 }
 

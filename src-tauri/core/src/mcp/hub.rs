@@ -1,6 +1,7 @@
 //! The servers of one Ponder process: each started on first use, kept while Ponder runs,
 //! started again once if it dies, and stopped on quit.
 
+use crate::sync::Locked;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -79,9 +80,7 @@ impl Hub {
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Arc<Slot>>> {
-        self.slots
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.slots.locked()
     }
 
     /// Takes the user's list of servers: servers that were removed, switched off or changed

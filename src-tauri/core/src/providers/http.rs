@@ -12,6 +12,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::{ErrorKind, ProviderError, from_status, parse_retry_after, preview};
 
+/// The HTTP client every request goes through, for the faces that hold one.
+pub use reqwest::Client;
+
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     pub connect_timeout: Duration,

@@ -1,11 +1,13 @@
 //! A turn: the one place that joins reasoning, request building, HTTP and the stream.
 //! history + settings → plan → request → stream → fold → exactly one terminal outcome.
 //!
+//! - `session` is a turn's whole life, which the app and the command line both drive;
 //! - `setup` turns what the user asked (a model, a level, a conversation) into a request;
 //! - `turn` runs it against the provider (`run_turn`);
 //! - `record` runs it as part of a stored conversation (`run_recorded`).
 
 mod record;
+mod session;
 mod setup;
 #[cfg(test)]
 mod tests;
@@ -15,7 +17,8 @@ pub use record::{
     Question, RecordError, RecordOptions, RecordedEvent, Runner, run_recorded,
     run_recorded_with_tools,
 };
-pub use setup::{Ask, SetupError, TurnSetup, setup};
+pub use session::Session;
+pub use setup::{Ask, Place, SetupError, TurnSetup, setup};
 pub use turn::{run_turn, run_turn_into};
 
 use crate::chat::{ChatEvent, Message, ToolSpec};

@@ -5,12 +5,13 @@ use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
 
-use super::turn::lock;
+use super::setup::Place;
 use super::{Outcome, RunEvent, TurnRequest, fit_history, run_turn_into, turn_notes};
 use crate::chat::{ChatEvent, Origin, ToolCall, ToolResult};
 use crate::draft::Draft;
 use crate::providers::error::{ErrorKind, ProviderError};
 use crate::providers::http::HttpConfig;
+use crate::sync::Locked;
 use crate::tools::ToolHost;
 
 /// What every turn runs with: the HTTP client and its settings, and the history.
@@ -73,29 +74,19 @@ pub enum RecordedEvent<'a> {
     },
 }
 
-/// The user's side of a recorded turn.
+/// The user's side of a recorded turn: the question, and where the turn goes (a new
+/// question, an edit of a stored one, or another answer to a stored one).
 #[derive(Debug, Clone, Copy)]
 pub struct Question<'a> {
     pub text: &'a str,
-    /// A stored question this one is another version of (an edit): it goes beside it, and
-    /// the earlier version keeps its answers.
-    pub replaces: Option<&'a str>,
-    /// A stored question this turn answers again (a regenerate, a rerun at another level or
-    /// model): nothing new is asked, and the answer is another version beside the others.
-    pub answers: Option<&'a str>,
-    /// With `answers`: the answer the conversation shows stays shown and this one is kept
-    /// beside it, as a version (the same question asked at several levels at once).
-    pub beside: bool,
+    pub place: &'a Place,
 }
 
 impl<'a> Question<'a> {
+    /// A new question after what the conversation shows.
     pub fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            replaces: None,
-            answers: None,
-            beside: false,
-        }
+        const NEW: &Place = &Place::New;
+        Self { text, place: NEW }
     }
 }
 
@@ -141,9 +132,12 @@ pub async fn run_recorded_with_tools(
     mut on_event: impl FnMut(RecordedEvent<'_>) + Send,
 ) -> Result<(String, Outcome), RecordError> {
     let store = runner.store;
-    let asked = match question.answers {
-        Some(id) => store.question(conversation_id, id)?,
-        None => store.ask(conversation_id, question.text, question.replaces)?,
+    let asked = match question.place {
+        Place::New => store.ask(conversation_id, question.text, None)?,
+        Place::Edit(id) => store.ask(conversation_id, question.text, Some(id))?,
+        Place::Again(id) | Place::Once(id) | Place::Beside(id) => {
+            store.question(conversation_id, id)?
+        }
     };
     let specs = tools.map(ToolHost::specs).unwrap_or_default();
     request.tools = &specs;
@@ -151,7 +145,7 @@ pub async fn run_recorded_with_tools(
         provider: request.model.provider.id.clone(),
         model: request.model.id.clone(),
     };
-    let mut message_id = if question.beside {
+    let mut message_id = if matches!(question.place, Place::Beside(_)) {
         store.start_assistant_beside(conversation_id, &asked.id, &origin, request.choice)?
     } else {
         store.start_assistant(conversation_id, &asked.id, &origin, request.choice)?
@@ -318,7 +312,7 @@ async fn record_step(
         let notice = format!(
             "The oldest {left_out} messages were left out of this request to fit the model's context window (they stay in the history)"
         );
-        lock(&notes).push(notice.clone());
+        notes.locked().push(notice.clone());
         on_event(RecordedEvent::Run(RunEvent::Notice(notice)));
     }
 
@@ -337,7 +331,7 @@ async fn record_step(
     let keep = options.keep_thoughts;
     let save = |flush: &mut Flush| {
         if flush.dirty {
-            let parts = stored_parts(lock(&draft).parts(), keep);
+            let parts = stored_parts(draft.locked().parts(), keep);
             // A failed flush is retried on the next one; the final write reports errors.
             if store.flush_assistant(message_id, &parts).is_ok() {
                 flush.dirty = false;
@@ -369,7 +363,7 @@ async fn record_step(
             }
         }
         if let RunEvent::Chat(chat) = &event {
-            let mut flush = lock(&flush);
+            let mut flush = flush.locked();
             flush.dirty = true;
             if flush.last.elapsed() >= options.flush_every {
                 save(&mut flush);
@@ -380,20 +374,20 @@ async fn record_step(
         }
         let noted = match &event {
             RunEvent::Plan(plan) => {
-                lock(&notes).extend(turn_notes(plan));
+                notes.locked().extend(turn_notes(plan));
                 true
             }
             RunEvent::Notice(notice) => {
-                lock(&notes).push(notice.clone());
+                notes.locked().push(notice.clone());
                 true
             }
             _ => false,
         };
         if noted {
             // Before the answer streams, and only a few lines: not on a hot path.
-            let _ = store.set_notes(message_id, &lock(&notes));
+            let _ = store.set_notes(message_id, &notes.locked());
         }
-        (lock(&on_event))(RecordedEvent::Run(event));
+        (on_event.locked())(RecordedEvent::Run(event));
     });
     let mut ticker = tokio::time::interval(options.flush_every);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -402,7 +396,7 @@ async fn record_step(
         loop {
             tokio::select! {
                 outcome = &mut run => break outcome,
-                _ = ticker.tick() => save(&mut lock(&flush)),
+                _ = ticker.tick() => save(&mut flush.locked()),
             }
         }
     }));
@@ -421,7 +415,7 @@ async fn record_step(
                     panic_text(panic.as_ref())
                 ),
             );
-            let mut draft = lock(&draft);
+            let mut draft = draft.locked();
             draft.apply(ChatEvent::Error(error), elapsed, &mut Vec::new());
             Outcome::Failed(draft.take_finished(elapsed, None).0)
         }

@@ -12,11 +12,48 @@ use crate::reasoning::settings::ReasoningSettings;
 use crate::secrets::SecretError;
 use crate::store::{Conversation, NewConversation, Store, StoreError, UNTITLED, title_from};
 
+/// Where a turn goes in the conversation's tree of messages. One of these, so a turn that
+/// both edits and answers again cannot be spelled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Place {
+    /// A new question after what the conversation shows.
+    #[default]
+    New,
+    /// Another version of this stored question (an edit); the earlier version keeps its
+    /// answers.
+    Edit(String),
+    /// Another answer to this stored question with the conversation's model and level (a
+    /// regenerate).
+    Again(String),
+    /// Another answer to this stored question with a model and level for that answer only
+    /// (a rerun): the conversation keeps its own.
+    Once(String),
+    /// Like `Once`, but the answer shown stays shown and this one is kept beside it (the
+    /// same question asked at several levels at once).
+    Beside(String),
+}
+
+impl Place {
+    /// The stored question a turn answers again, if it asks nothing new.
+    pub fn answers(&self) -> Option<&str> {
+        match self {
+            Self::Again(id) | Self::Once(id) | Self::Beside(id) => Some(id),
+            Self::New | Self::Edit(_) => None,
+        }
+    }
+
+    /// Whether the model is for this turn only.
+    fn model_once(&self) -> bool {
+        matches!(self, Self::Once(_) | Self::Beside(_))
+    }
+}
+
 /// What the user asked for.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Ask<'a> {
     pub provider: &'a str,
     pub model: &'a str,
+    /// The question; not used when the place answers a stored one again.
     pub text: &'a str,
     /// The conversation to continue; none starts a new one.
     pub conversation_id: Option<&'a str>,
@@ -24,25 +61,15 @@ pub struct Ask<'a> {
     pub choice: Option<Choice>,
     /// The level for this turn only.
     pub once: Option<Choice>,
-    /// A stored question this one is another version of (an edit).
-    pub replaces: Option<&'a str>,
-    /// A stored question to answer again (a regenerate, a rerun); `text` is not used.
-    pub answers: Option<&'a str>,
-    /// With `answers`: the answer shown stays shown, this one is kept beside it (the same
-    /// question asked at several levels at once).
-    pub beside: bool,
-    /// The model is for this turn only (a rerun with another model): the conversation keeps
-    /// its own.
-    pub model_once: bool,
+    pub place: Place,
     /// For this turn, instead of the conversation's own system prompt.
     pub system: Option<&'a str>,
     /// For this turn, instead of the conversation's choice of API.
     pub api: Option<ApiChoice>,
-    /// Instead of the provider's address.
-    pub base_url: Option<&'a str>,
-    /// For a provider one signs in to (Copilot): the address signed in at (GitHub's, or an
-    /// Enterprise one), whose own sign-in the turn uses; github.com without it.
-    pub sign_in_at: Option<&'a str>,
+    /// Instead of the provider's address (a proxy, a local server). For a provider one signs
+    /// in to (Copilot), the address signed in at instead (GitHub's, or an Enterprise one),
+    /// whose own sign-in the turn uses; github.com without it.
+    pub address: Option<&'a str>,
 }
 
 /// A turn ready to run: everything `run_recorded` needs, owned.
@@ -57,12 +84,10 @@ pub struct TurnSetup {
     pub api_key: Option<String>,
     pub overrides: Overrides,
     text: String,
-    replaces: Option<String>,
-    answers: Option<String>,
-    beside: bool,
+    place: Place,
     system: Option<String>,
     api: Option<ApiChoice>,
-    base_url: Option<String>,
+    address: Option<String>,
 }
 
 impl TurnSetup {
@@ -74,7 +99,7 @@ impl TurnSetup {
             settings: &self.settings,
             system: self.system.as_deref(),
             history: &[],
-            base_url: self.base_url.as_deref(),
+            base_url: self.address.as_deref().filter(|_| !self.signs_in()),
             api: self.api,
             api_key: self.api_key.as_deref(),
             context_tokens: 0,
@@ -86,10 +111,18 @@ impl TurnSetup {
     pub fn question(&self) -> Question<'_> {
         Question {
             text: &self.text,
-            replaces: self.replaces.as_deref(),
-            answers: self.answers.as_deref(),
-            beside: self.beside,
+            place: &self.place,
         }
+    }
+
+    /// Whether the provider is one signed in to (Copilot) rather than given a key.
+    pub fn signs_in(&self) -> bool {
+        self.model.provider.sign_in.is_some()
+    }
+
+    /// The address signed in at, for a provider one signs in to.
+    pub fn sign_in_at(&self) -> Option<&str> {
+        self.address.as_deref().filter(|_| self.signs_in())
     }
 }
 
@@ -120,7 +153,7 @@ pub fn setup(
     overrides: &Overrides,
     ask: Ask<'_>,
 ) -> Result<TurnSetup, SetupError> {
-    let again = match ask.answers {
+    let again = match ask.place.answers() {
         Some(id) => {
             let question = store.message(id)?;
             if ask.conversation_id != Some(question.conversation_id.as_str()) {
@@ -139,7 +172,7 @@ pub fn setup(
         // Signed in to, not given a key: the token signed in at this address is kept where
         // a key would be (never another address's).
         (_, Some(_)) => {
-            let hosts = crate::providers::copilot::hosts_for(ask.sign_in_at)?;
+            let hosts = crate::providers::copilot::hosts_for(ask.address)?;
             Some(
                 crate::secrets::github_token(&hosts)
                     .ok()
@@ -151,7 +184,7 @@ pub fn setup(
         (None, None) => crate::secrets::api_key(&model.provider.id).ok(),
         (Some(_), None) => Some(crate::secrets::api_key(&model.provider.id)?),
     };
-    if let Some(replaced) = ask.replaces {
+    if let Place::Edit(replaced) = &ask.place {
         let replaced = store.message(replaced)?;
         if ask.conversation_id != Some(replaced.conversation_id.as_str()) {
             return Err(SetupError::Elsewhere);
@@ -172,7 +205,7 @@ pub fn setup(
     if conversation.title == UNTITLED {
         store.rename_conversation(&conversation.id, &title_from(text))?;
     }
-    if !ask.model_once {
+    if !ask.place.model_once() {
         store.set_conversation_model(&conversation.id, &model.provider.id, &model.id)?;
     }
     let mut settings = conversation.settings.clone();
@@ -197,11 +230,9 @@ pub fn setup(
         api_key,
         overrides: overrides.clone(),
         text: text.to_owned(),
-        replaces: ask.replaces.map(str::to_owned),
-        answers: ask.answers.map(str::to_owned),
-        beside: ask.beside,
+        place: ask.place,
         system,
         api,
-        base_url: ask.base_url.map(str::to_owned),
+        address: ask.address.map(str::to_owned),
     })
 }

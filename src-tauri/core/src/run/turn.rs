@@ -1,5 +1,6 @@
 //! Running one turn against its provider: send, read the stream, fold it into the answer.
 
+use crate::sync::Locked;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -59,7 +60,7 @@ pub async fn run_turn_into(
         on_event(RunEvent::Notice(notice));
     }
     let mapper = mapper_for(model, &plan);
-    lock(draft).set_default_source(mapper.default_source());
+    draft.locked().set_default_source(mapper.default_source());
     let decoder = StreamDecoder::new(mapper);
 
     let mut sent = http::send(client, provider, &http_request, config, &cancel, |notice| {
@@ -268,7 +269,7 @@ impl Reader<'_> {
         }
         let replay = decoder.finish(&mut raw);
         forward(draft, &mut raw, &mut normalised, self.elapsed(), on_event);
-        let incomplete = !decoder.completed() && lock(draft).stop().is_none();
+        let incomplete = !decoder.completed() && draft.locked().stop().is_none();
         if incomplete {
             let error = ProviderError::network(
                 provider,
@@ -294,10 +295,6 @@ pub(super) fn origin_of(request: &TurnRequest<'_>) -> Origin {
     }
 }
 
-pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// Folds the decoded events into the draft, then tells the caller what the draft made of
 /// them (with the lock released).
 fn forward(
@@ -308,7 +305,7 @@ fn forward(
     on_event: &mut impl FnMut(RunEvent<'_>),
 ) {
     {
-        let mut draft = lock(draft);
+        let mut draft = draft.locked();
         for event in raw.drain(..) {
             draft.apply(event, elapsed_ms, normalised);
         }
@@ -326,7 +323,7 @@ fn apply_last(
     on_event: &mut impl FnMut(RunEvent<'_>),
 ) {
     let mut events = Vec::new();
-    lock(draft).apply(event, elapsed_ms, &mut events);
+    draft.locked().apply(event, elapsed_ms, &mut events);
     for event in events {
         on_event(RunEvent::Chat(event));
     }
@@ -339,7 +336,7 @@ fn finish(
     replay: Option<crate::chat::Replay>,
     on_event: &mut impl FnMut(RunEvent<'_>),
 ) -> crate::draft::Turn {
-    let (turn, tail) = lock(draft).take_finished(elapsed_ms, replay);
+    let (turn, tail) = draft.locked().take_finished(elapsed_ms, replay);
     for event in tail {
         on_event(RunEvent::Chat(event));
     }

@@ -15,8 +15,9 @@ mod search;
 mod tree;
 mod usage;
 
+use crate::sync::Locked;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::Connection;
@@ -187,7 +188,7 @@ impl Store {
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (transactions roll back).
-        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+        self.conn.locked()
     }
 
     /// Runs `f` in one transaction.

@@ -2,6 +2,7 @@
 //! anywhere), used until shortly before it expires, and fetched again once when the API
 //! says it is no longer good.
 
+use crate::sync::Locked;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -206,9 +207,7 @@ impl TokenCache {
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, Option<Cached>> {
-        self.slot
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.slot.locked()
     }
 
     fn usable(&self, source: u64, refused: Option<&str>) -> Option<Credentials> {

@@ -3,6 +3,7 @@
 //! stopped, which denies it). Answers that reach further are remembered where they belong:
 //! "for this conversation" in the conversation's settings, "always" in the app's settings.
 
+use ponder_core::sync::Locked;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -11,17 +12,42 @@ use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions};
 use tauri::{AppHandle, Manager};
 use tokio_util::sync::CancellationToken;
 
-use super::chat::Batch;
+use super::batch::Batch;
 use crate::ipc::StreamEvent;
+use crate::settings::Settings;
 use crate::state::AppState;
 
 pub struct WindowApprover {
-    pub app: AppHandle,
-    pub run_id: String,
-    pub conversation_id: String,
-    pub batch: Arc<Mutex<Batch>>,
-    pub cancel: CancellationToken,
-    pub permissions: Mutex<Permissions>,
+    app: AppHandle,
+    run_id: String,
+    conversation_id: String,
+    batch: Arc<Mutex<Batch>>,
+    cancel: CancellationToken,
+    permissions: Mutex<Permissions>,
+}
+
+impl WindowApprover {
+    /// Asks in the window of `app` for the run `run_id`, remembering answers for the
+    /// conversation; what is already allowed (always, or in this conversation) is not asked.
+    pub fn new(
+        app: &AppHandle,
+        run: &super::Run,
+        turn: &ponder_core::run::TurnSetup,
+        batch: Arc<Mutex<Batch>>,
+        settings: &Settings,
+    ) -> Self {
+        Self {
+            app: app.clone(),
+            run_id: run.id.clone(),
+            conversation_id: turn.conversation.id.clone(),
+            batch,
+            cancel: run.cancel.clone(),
+            permissions: Mutex::new(Permissions {
+                always: settings.always_allowed_tools.iter().cloned().collect(),
+                conversation: turn.settings.tools.allowed.iter().cloned().collect(),
+            }),
+        }
+    }
 }
 
 impl Approver for WindowApprover {
@@ -32,8 +58,7 @@ impl Approver for WindowApprover {
         Box::pin(async move {
             if self
                 .permissions
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .locked()
                 .allowed(&request.server, &request.tool)
             {
                 return Decision::AllowOnce;
@@ -42,10 +67,9 @@ impl Approver for WindowApprover {
             let state = self.app.state::<AppState>();
             state
                 .approvals
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .locked()
                 .insert((self.run_id.clone(), request.call_id.clone()), tx);
-            super::chat::lock(&self.batch).push_event(StreamEvent::ApprovalNeeded {
+            self.batch.locked().push_event(StreamEvent::ApprovalNeeded {
                 call_id: request.call_id.clone(),
                 server: request.server.clone(),
                 tool: request.tool.clone(),
@@ -57,8 +81,7 @@ impl Approver for WindowApprover {
             };
             state
                 .approvals
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .locked()
                 .remove(&(self.run_id.clone(), request.call_id.clone()));
             // "Always" reaches past this conversation: the user confirms it in a native
             // dialog, which a script in the page cannot answer. Without that, the call still
@@ -90,8 +113,7 @@ impl Approver for WindowApprover {
 impl WindowApprover {
     fn remember(&self, request: &ApprovalRequest, decision: Decision) {
         self.permissions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .locked()
             .remember(&request.server, &request.tool, decision);
         let key = Permissions::key(&request.server, &request.tool);
         match decision {
