@@ -1,69 +1,33 @@
-// The conversation on screen: its messages and the notes between them, the model and level
-// chosen for it, the composer's text and slash commands, and sending. The other concerns
-// live beside it — settings, the catalog of models, the conversation list, the runs — and
-// this class only ties them together for one conversation.
+// The conversation on screen: its messages, the model and level chosen for it, and the
+// composer's text. The other concerns live beside it — settings, the catalog of models, the
+// conversation list, the runs — and the session's own work is split among helpers (notes,
+// the reasoning choice, profiles, sending, slash commands, versions, stored answers, several
+// levels). Each declares the few members of the session it uses, so none imports this file
+// back; this class only ties them together for one conversation.
 import { tick, untrack } from 'svelte';
 
 import type { CatalogState } from './catalog.svelte';
-import { describeSetting, messageFromText, parseCommand, settingSentence } from './commands';
+import { messageFromText, parseCommand } from './commands';
 import type { ConversationsState } from './conversations.svelte';
-import { choiceLabel } from './format';
 import { afterNextFrame, HIDDEN_WAIT_MS } from './frames';
 import { AppError, ipc } from './ipc';
-import type { RunsState } from './runs.svelte';
-import type { SettingsState } from './settings.svelte';
-import type { ToolsState } from './tools.svelte';
-import { SeveralLevels } from './several.svelte';
-import { StoredAnswers } from './stored';
-import { SlashCommands } from './slash';
-import { Versions } from './versions';
+import { Notes } from './notes.svelte';
 import { markStep } from './perf';
-import { localUserMessage, type LiveRun } from './stream';
-import { threadItems, type Note, type NoteAction, type ThreadItem } from './thread';
+import { Profiles } from './profiles';
+import { ReasoningChoice } from './reasoning-choice.svelte';
+import type { RunsState } from './runs.svelte';
+import { Sending } from './sending';
+import { DRAFT, type SessionParts } from './session-types';
+import type { SettingsState } from './settings.svelte';
+import { SeveralLevels } from './several.svelte';
+import { SlashCommands } from './slash';
+import { StoredAnswers } from './stored';
+import type { LiveRun } from './stream';
+import { threadItems, type ThreadItem } from './thread';
 import { mergeToolTurns } from './turns';
-import {
-  defaultReasoningSettings,
-  type AppSettings,
-  type Choice,
-  type ContextTokens,
-  type ConversationView,
-  type IpcErrorView,
-  type ModelView,
-  type ReasoningSettings,
-  type StreamEvent,
-  type ToolDecision,
-  type TranslatePreview,
-} from './types';
+import { defaultReasoningSettings, type AppSettings, type Choice, type ConversationView, type ModelView, type ReasoningSettings, type ToolDecision } from './types';
 import type { Ui } from './ui.svelte';
-
-/** The key of the conversation not yet created ("New chat"). */
-export const DRAFT = '';
-
-function errorView(err: AppError): IpcErrorView {
-  return { code: err.code, message: err.message, retryAfterMs: err.retryAfterMs };
-}
-
-interface PendingUser {
-  localId: string;
-}
-
-
-/** The pieces a session works with, made once by the app. */
-export interface SessionParts {
-  ui: Ui;
-  settings: SettingsState;
-  catalog: CatalogState;
-  conversations: ConversationsState;
-  runs: RunsState;
-  tools: ToolsState;
-}
-
-/** What the next request will be, for the reasoning panel. */
-export interface NextRequest {
-  preview: TranslatePreview | null;
-  error: string | null;
-  context: ContextTokens | null;
-}
+import { Versions } from './versions';
 
 /** How many messages a conversation is opened with before the rest is read: more than a tall
  * window shows of short messages, so the first screen is whole. */
@@ -81,20 +45,11 @@ export class ChatSession {
   provider = $state<string | null>(null);
   model = $state<string | null>(null);
   reasoning = $state.raw<ReasoningSettings>(defaultReasoningSettings());
-  /** The one-message override: used by the next send only. */
-  once = $state<Choice | null>(null);
 
   /** The composer's text; kept here so a failed send or an error fix can put it back. */
   input = $state('');
-  notes = $state.raw<Record<string, Note[]>>({});
   /** A message to bring into view (a search hit). */
   reveal = $state<{ id: string; token: number } | null>(null);
-
-  private noteSeq = 0;
-  private reloadAfter = new Set<string>();
-  private pendingUser = new Map<string, PendingUser>();
-  /** Model switches not yet saved on a conversation (the backend saves them on send). */
-  private pendingModel = new Map<string, { provider: string; model: string }>();
 
   private readonly ui: Ui;
   private readonly settings: SettingsState;
@@ -102,14 +57,18 @@ export class ChatSession {
   private readonly conversations: ConversationsState;
   private readonly runs: RunsState;
   private readonly slash: SlashCommands;
+  private readonly sending: Sending;
+  /** The notes between the thread's messages, per conversation. */
+  readonly notes: Notes;
+  /** Changes of model and level, and the one-message override. */
+  readonly choice: ReasoningChoice;
+  readonly profiles: Profiles;
   /** Moving between, deleting and bringing back versions of a message. */
   readonly versions: Versions;
   /** One question asked at several levels at once. */
   readonly several: SeveralLevels;
   /** Thoughts hidden or purged, and exports, of the stored answers. */
   readonly stored: StoredAnswers;
-  /** Levels to ask at besides the first, once the backend has stored the question. */
-  private alsoAt = new Map<string, Choice[]>();
 
   constructor(parts: SessionParts) {
     this.ui = parts.ui;
@@ -117,6 +76,10 @@ export class ChatSession {
     this.catalog = parts.catalog;
     this.conversations = parts.conversations;
     this.runs = parts.runs;
+    this.notes = new Notes(this);
+    this.choice = new ReasoningChoice(this, parts.catalog);
+    this.profiles = new Profiles(this, parts.settings);
+    this.sending = new Sending(this, parts);
     this.slash = new SlashCommands(this, parts);
     this.versions = new Versions(this, parts.ui);
     this.several = new SeveralLevels(this);
@@ -163,7 +126,7 @@ export class ChatSession {
    * of rows are not rebuilt, measured and windowed again every frame of a stream. */
   private readonly rows = $derived.by(() => {
     const live = this.liveId === null ? null : untrack(() => this.run?.message ?? null);
-    return threadItems(this.shown, live, this.notes[this.key] ?? []);
+    return threadItems(this.shown, live, this.notes.of(this.key));
   });
 
   // ---- loading ----
@@ -199,9 +162,9 @@ export class ChatSession {
 
   newChat(): void {
     this.current = null;
-    this.once = null;
+    this.choice.clearOnce();
     this.useDefaults();
-    this.notes = { ...this.notes, [DRAFT]: [] };
+    this.notes.clear(DRAFT);
     this.ui.focusComposer += 1;
   }
 
@@ -216,11 +179,11 @@ export class ChatSession {
         markStep('ponder:open:rendered');
         if (view.earlier > 0) void this.readEarlier(view);
       });
-      const pending = this.pendingModel.get(id);
-      this.provider = pending?.provider ?? view.provider;
-      this.model = pending?.model ?? view.model;
+      const switched = this.sending.switchedModel(id);
+      this.provider = switched?.provider ?? view.provider;
+      this.model = switched?.model ?? view.model;
       this.reasoning = { ...defaultReasoningSettings(), ...view.settings };
-      this.once = null;
+      this.choice.clearOnce();
       if (revealId) this.reveal = { id: revealId, token: Date.now() };
       this.ui.focusComposer += 1;
     } catch (raw) {
@@ -273,138 +236,16 @@ export class ChatSession {
     if ((await this.conversations.pin(id, pinned)) && this.current?.id === id) this.current = { ...this.current, pinned };
   }
 
-  /** The list names a conversation from its first message; show that name here too. */
-  private async refreshTitle(key: string): Promise<void> {
-    await this.conversations.refresh();
-    const summary = this.conversations.find(key);
-    if (summary?.title && this.current?.id === key && this.current.title !== summary.title) {
-      this.current = { ...this.current, title: summary.title };
-    }
-  }
+  // ---- model ----
 
-  // ---- notes in the thread ----
-
-  note(lines: string[], tone: Note['tone'] = 'info', extra: Partial<Note> = {}): Note {
-    const key = this.key;
-    const messages = this.current?.messages ?? [];
-    const run = this.runs.get(key);
-    const after = run?.message.id ?? messages.at(-1)?.id ?? null;
-    const note: Note = { id: String(++this.noteSeq), tone, lines, after, ...extra };
-    this.notes = { ...this.notes, [key]: [...(this.notes[key] ?? []), note] };
-    return note;
-  }
-
-  /** Changes a note's lines and actions, in whichever conversation it is. */
-  updateNote(key: string, id: string, lines: string[], actions: NoteAction[] = []): void {
-    const list = this.notes[key];
-    if (!list?.some((n) => n.id === id)) return;
-    this.notes = { ...this.notes, [key]: list.map((n) => (n.id === id ? { ...n, lines, actions } : n)) };
-  }
-
-  dismissNote(id: string): void {
-    const key = this.key;
-    this.notes = { ...this.notes, [key]: (this.notes[key] ?? []).filter((n) => n.id !== id) };
-  }
-
-  errorNote(err: AppError, extra: Partial<Note> = {}): void {
-    this.note([err.message], 'error', { error: errorView(err), ...extra });
-  }
-
-  // ---- model and level ----
-
-  /** What the next request will send and how much context it carries. */
-  async nextRequest(): Promise<NextRequest> {
-    const { provider, model, reasoning } = this;
-    const choice = this.once ?? reasoning.choice;
-    const conversation = this.current?.id ?? null;
-    if (!provider || !model) return { preview: null, error: null, context: null };
-    let preview: TranslatePreview | null = null;
-    let error: string | null = null;
-    try {
-      preview = await ipc.translatePreview(provider, model, choice, reasoning, conversation);
-    } catch (raw) {
-      error = AppError.from(raw).message;
-    }
-    let context: ContextTokens | null = preview?.contextTokens ?? null;
-    if (!context && conversation) context = await ipc.contextTokens(conversation, provider, model).catch(() => null);
-    return { preview, error, context };
-  }
-
-  /** The feedback lines for a model or level change: the engine's, or our own if it cannot say. */
-  async feedback(model: ModelView, choice: Choice, settings: ReasoningSettings, once: boolean): Promise<void> {
-    const prefix = once ? 'For the next message only: ' : '';
-    try {
-      const preview = await ipc.translatePreview(model.provider, model.id, choice, settings, this.current?.id ?? null);
-      const lines = preview.feedback.split('\n').map((l) => l.trim()).filter(Boolean);
-      if (lines.length && prefix) lines[0] = `${prefix}${lines[0]}`;
-      this.note(lines, preview.warnings.length ? 'warning' : 'success');
-    } catch {
-      const level = model.levels.find((l) => l.choice === choice);
-      this.note([`${prefix}✓ Switched to ${model.providerName} ${model.id}`, `Thinking: ${level?.label ?? choiceLabel(choice)}`], 'success');
-    }
-    // A running answer keeps its model and level to the end (a tool loop is one turn, and
-    // providers refuse a change of thinking within it).
-    if (this.running) this.note(['The answer running now keeps its model and level; this applies from your next message.']);
-    if (model.needsKey) {
-      const what = this.catalog.signsIn(model.provider) ? 'you to sign in with GitHub' : 'an API key';
-      this.note([`${model.providerName} needs ${what} before you can send.`], 'warning', {
-        actions: [{ kind: 'addKey', provider: model.provider }],
-      });
-    }
-  }
-
-  /** Sets the model and level (from the picker or /model), saves the level, and says what it means. */
-  async choose(model: ModelView, choice: Choice, once = false): Promise<void> {
-    const sameModel = model.provider === this.provider && model.id === this.model;
-    if (!sameModel) {
-      this.provider = model.provider;
-      this.model = model.id;
-      if (this.current) {
-        this.pendingModel.set(this.current.id, { provider: model.provider, model: model.id });
-        // Saved at once, so the choice survives a restart before the next message.
-        ipc.setConversationModel(this.current.id, model.provider, model.id).catch(() => {});
-      }
-    }
-    if (once) {
-      this.once = choice;
-      if (!sameModel && !model.levels.some((l) => l.available && l.choice === this.reasoning.choice)) {
-        await this.saveReasoning({ ...this.reasoning, choice: 'default' }, false);
-      }
-    } else {
-      this.once = null;
-      await this.saveReasoning({ ...this.reasoning, choice }, false);
-    }
-    await this.feedback(model, choice, this.reasoning, once);
-  }
-
-  clearOnce(): void {
-    this.once = null;
-  }
-
-  /** Saves reasoning settings on the conversation (or keeps them for the new chat). */
-  async saveReasoning(next: ReasoningSettings, announce = true, key?: string): Promise<boolean> {
-    const previous = this.reasoning;
-    this.reasoning = next;
-    if (this.current) {
-      try {
-        const view = await ipc.setConversationSettings(this.current.id, next);
-        if (this.current) this.current = { ...this.current, settings: view?.settings ?? next };
-      } catch (raw) {
-        this.reasoning = previous;
-        this.errorNote(AppError.from(raw));
-        return false;
-      }
-    }
-    if (announce && key) {
-      const sentence = settingSentence(key, next);
-      this.note([`✓ ${describeSetting(next, key as never)}`, ...(sentence ? [sentence] : [])], 'success');
-    }
-    return true;
-  }
-
-  /** Saves or applies a reasoning profile (`/profile`, the Reasoning panel, Settings). */
-  profile(action: 'save' | 'load' | 'delete' | 'list', name: string | null): Promise<boolean> {
-    return this.slash.profile(action, name);
+  /** Switches the conversation on screen to `model`. */
+  useModel(model: ModelView): void {
+    this.provider = model.provider;
+    this.model = model.id;
+    if (!this.current) return;
+    this.sending.switchModel(this.current.id, model);
+    // Saved at once, so the choice survives a restart before the next message.
+    ipc.setConversationModel(this.current.id, model.provider, model.id).catch(() => {});
   }
 
   // ---- sending ----
@@ -422,36 +263,9 @@ export class ChatSession {
     }
     if (this.busy || this.disabledReason) return;
     this.input = '';
-    const sent = await this.send(messageFromText(text));
+    const sent = await this.sending.send(messageFromText(text));
     // The user's text is never lost: a send that could not start puts it back.
     if (!sent && this.input === '') this.input = text;
-  }
-
-  private beginRun(key: string, choice: Choice | null, model: ModelView | null = null): LiveRun {
-    return this.runs.begin(key, { provider: model?.provider ?? this.provider, model: model?.id ?? this.model, choice });
-  }
-
-  private onEvent(key: string, event: StreamEvent): void {
-    const next = this.runs.fold(key, event);
-    if (!next) return;
-    if (event.type === 'started') {
-      const pending = this.pendingUser.get(key);
-      if (pending && this.current?.id === key) {
-        this.current = {
-          ...this.current,
-          messages: this.current.messages.map((m) => (m.id === pending.localId ? { ...m, id: event.userMessageId } : m)),
-        };
-      }
-      this.pendingUser.delete(key);
-      const rest = this.alsoAt.get(key);
-      this.alsoAt.delete(key);
-      if (rest?.length && next.message.provider && next.message.model) {
-        this.several.begin(key, event.userMessageId, event.messageId, next.message.provider, next.message.model, next.message.choice ?? 'default', rest);
-      }
-    }
-    // A tool loop stores each step as its own message: the thread reloads the turn after.
-    if (event.type === 'nextStep') this.reloadAfter.add(key);
-    if (next.closed) void this.finish(key, next);
   }
 
   /** The user's answer on a tool call's approval card. */
@@ -465,32 +279,6 @@ export class ChatSession {
     }
   }
 
-  private async finish(key: string, run: LiveRun): Promise<void> {
-    this.pendingUser.delete(key);
-    if (this.current?.id === key) {
-      const messages = this.current.messages.filter((m) => m.id !== run.message.id);
-      // The header's cost takes in the new answer's at once (a reload below recounts it all).
-      const added = run.message.cost;
-      const cost = added === null || added === undefined ? this.current.cost : (this.current.cost ?? 0) + added;
-      this.current = { ...this.current, messages: [...messages, run.message], cost };
-    }
-    this.runs.drop(key);
-    if (key !== DRAFT) this.pendingModel.delete(key);
-    if (this.reloadAfter.delete(key) && this.current?.id === key) {
-      try {
-        const view = await ipc.getConversation(key);
-        if (this.current?.id === key && !this.runs.get(key)) this.current = view;
-      } catch {
-        // What we folded is shown; the next open reloads it.
-      }
-    }
-    // The list's new order and title wait for the frame that shows the answer's end: made in
-    // it, they made it longer.
-    await afterNextFrame(HIDDEN_WAIT_MS);
-    await this.refreshTitle(key);
-    this.several.firstEnded(key);
-  }
-
   /** Asks the composer's text at each of `choices` (two to four levels of the model chosen),
    * all at once: the first is the answer shown, the others its versions. */
   async askAtLevels(choices: Choice[]): Promise<void> {
@@ -498,103 +286,22 @@ export class ChatSession {
     if (!text.trim() || parseCommand(text) || this.busy || this.disabledReason || choices.length < 2) return;
     const [first, ...rest] = choices.slice(0, 4);
     this.input = '';
-    this.once = first ?? null;
-    const sent = await this.send(messageFromText(text), rest);
+    this.choice.once = first ?? null;
+    const sent = await this.sending.send(messageFromText(text), rest);
     if (!sent && this.input === '') this.input = text;
   }
 
-  /** Starts a run for `text`, and then at the levels `alsoAt`; false when it could not
-   * start (the caller keeps the text). */
-  async send(text: string, alsoAt: Choice[] = []): Promise<boolean> {
-    const provider = this.provider;
-    const model = this.model;
-    if (!provider || !model) return false;
-    let conversation = this.current;
-    if (!conversation) {
-      try {
-        conversation = await ipc.createConversation(provider, model, this.reasoning);
-        const draftNotes = this.notes[DRAFT] ?? [];
-        this.current = { ...conversation, messages: conversation.messages ?? [] };
-        this.notes = { ...this.notes, [DRAFT]: [], [conversation.id]: draftNotes };
-        this.conversations.add(conversation);
-      } catch (raw) {
-        this.errorNote(AppError.from(raw));
-        return false;
-      }
-    }
-    const key = conversation.id;
-    const once = this.once;
-    const localId = `local-${Date.now()}`;
-    this.current = { ...conversation, messages: [...(this.current?.messages ?? []), localUserMessage(localId, text)] };
-    this.pendingUser.set(key, { localId });
-    if (alsoAt.length) this.alsoAt.set(key, alsoAt);
-    this.beginRun(key, once ?? this.reasoning.choice);
-    try {
-      const started = await ipc.sendMessage(
-        { conversationId: key, text, provider, model, choice: this.reasoning.choice, once },
-        (event) => this.onEvent(key, event),
-      );
-      // The override was for this message only.
-      this.once = null;
-      this.runs.started(key, started.runId);
-      // The first message names the conversation; show the name while the answer streams.
-      void this.refreshTitle(key);
-      return true;
-    } catch (raw) {
-      const err = AppError.from(raw);
-      this.runs.drop(key);
-      this.pendingUser.delete(key);
-      this.alsoAt.delete(key);
-      if (this.current?.id === key) {
-        this.current = { ...this.current, messages: this.current.messages.filter((m) => m.id !== localId) };
-      }
-      this.errorNote(err, { actions: err.code === 'missingKey' || err.code === 'auth' ? [{ kind: 'addKey', provider }] : [] });
-      return false;
-    }
-  }
-
-  private async startOver(kind: 'regenerate' | 'edit' | 'rerun', messageId: string, text = '', rerun: { model: ModelView; choice: Choice } | null = null): Promise<void> {
-    const current = this.current;
-    if (!current || this.running) return;
-    const key = current.id;
-    const at = current.messages.findIndex((m) => m.id === messageId);
-    if (at < 0) return;
-    const kept = current.messages.slice(0, at);
-    const localId = `local-${Date.now()}`;
-    this.current = { ...current, messages: kind === 'edit' ? [...kept, localUserMessage(localId, text)] : kept };
-    if (kind === 'edit') this.pendingUser.set(key, { localId });
-    this.reloadAfter.add(key);
-    this.beginRun(key, rerun?.choice ?? this.reasoning.choice, rerun?.model ?? null);
-    try {
-      const onEvent = (event: StreamEvent) => this.onEvent(key, event);
-      const started =
-        kind === 'edit'
-          ? await ipc.editAndResend(messageId, text, onEvent)
-          : kind === 'rerun' && rerun
-            ? await ipc.rerun(messageId, rerun.model.provider, rerun.model.id, rerun.choice, onEvent)
-            : await ipc.regenerate(messageId, onEvent);
-      this.runs.started(key, started.runId);
-    } catch (raw) {
-      this.runs.drop(key);
-      this.reloadAfter.delete(key);
-      this.pendingUser.delete(key);
-      if (this.current?.id === key) this.current = current;
-      this.errorNote(AppError.from(raw));
-      if (kind === 'edit') this.input = text;
-    }
-  }
-
   regenerate(messageId: string): Promise<void> {
-    return this.startOver('regenerate', messageId);
+    return this.sending.startOver('regenerate', messageId);
   }
 
   /** Answers the question again with another model and level, as another version to compare. */
   rerun(messageId: string, model: ModelView, choice: Choice): Promise<void> {
-    return this.startOver('rerun', messageId, '', { model, choice });
+    return this.sending.startOver('rerun', messageId, '', { model, choice });
   }
 
   editAndResend(messageId: string, text: string): Promise<void> {
-    return this.startOver('edit', messageId, text);
+    return this.sending.startOver('edit', messageId, text);
   }
 
   /** Stops the answer streaming into the conversation on screen (Esc). */

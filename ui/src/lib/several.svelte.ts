@@ -4,10 +4,10 @@
 // has stored the question. A note under the answer follows them and, once every one has
 // ended, offers the compare view. Nothing here is per token: the note changes only when a
 // run starts thinking, starts answering or ends.
-import type { ChatSession } from './chat.svelte';
-import type { NoteAction } from './thread';
 import { choiceLabel, seconds } from './format';
 import { AppError, ipc } from './ipc';
+import type { Notes } from './notes.svelte';
+import type { NoteAction } from './thread';
 import type { Choice, StreamEvent } from './types';
 
 type Phase = 'starting' | 'thinking' | 'answering' | 'done' | 'stopped' | 'failed';
@@ -34,13 +34,21 @@ interface Batch {
 
 const ENDED: Phase[] = ['done', 'stopped', 'failed'];
 
+/** The part of the session the levels use: the note that follows them, and the thread read
+ * again once they end, to show the versions they added. */
+export interface SeveralHost {
+  readonly notes: Pick<Notes, 'add' | 'update'>;
+  /** Reads the conversation again, if it is the one on screen. */
+  refreshView(key: string): Promise<void>;
+}
+
 export class SeveralLevels {
   /** Per conversation; the note on screen is what shows them. */
   private batches = new Map<string, Batch>();
   /** Bumped at each change, so that `running` is read again where it is shown. */
   private changes = $state(0);
 
-  constructor(private readonly session: ChatSession) {}
+  constructor(private readonly session: SeveralHost) {}
 
   /** Whether other levels are still running for the conversation. */
   running(key: string): boolean {
@@ -51,7 +59,7 @@ export class SeveralLevels {
   /** The question is stored and its first answer started: the other levels start now. */
   begin(key: string, question: string, answerId: string, provider: string, model: string, first: Choice, rest: Choice[]): void {
     const others = rest.map((choice): Level => ({ choice, runId: null, phase: 'starting', startedAt: Date.now(), endedAt: null, problem: null, stopWanted: false }));
-    const note = this.session.note([''], 'info');
+    const note = this.session.notes.add([''], 'info');
     const batch: Batch = { noteId: note.id, answerId, first, firstEnded: false, others };
     this.batches.set(key, batch);
     this.show(key, batch);
@@ -131,7 +139,7 @@ export class SeveralLevels {
       ...batch.others.map((l) => `${choiceLabel(l.choice)} — ${this.phaseLine(l)}`),
     ];
     const actions: NoteAction[] = ended && answered >= 2 ? [{ kind: 'compare', messageId: batch.answerId }] : [];
-    this.session.updateNote(key, batch.noteId, lines, actions);
+    this.session.notes.update(key, batch.noteId, lines, actions);
   }
 
   private phaseLine(level: Level): string {

@@ -1,14 +1,20 @@
 // What the user does with the stored answers of the conversation on screen: read a long
 // thought whole, hide a thought (or show it again), purge old thoughts, export the
 // conversation.
-import type { ChatSession } from './chat.svelte';
 import { AppError, ipc } from './ipc';
-import type { ExportFormat, ExportThoughts, PurgeReport } from './types';
+import type { ConversationView, ExportFormat, ExportThoughts, PurgeReport } from './types';
 import type { Ui } from './ui.svelte';
+
+/** The part of the session stored answers change: the thread shown, opened again after a purge
+ * so the thoughts it removed leave the screen. */
+export interface StoredHost {
+  current: ConversationView | null;
+  open(id: string): Promise<void>;
+}
 
 export class StoredAnswers {
   constructor(
-    private readonly session: ChatSession,
+    private readonly session: StoredHost,
     private readonly ui: Ui,
   ) {}
 

@@ -1,14 +1,22 @@
 // Every version of a message is kept: moving between them (the ‹ 2 / 3 › switcher), deleting
 // one with what followed it, and bringing it back (Undo). Each swaps the thread for the path
 // the backend shows afterwards.
-import type { ChatSession } from './chat.svelte';
 import { AppError, ipc } from './ipc';
+import type { Notes } from './notes.svelte';
 import type { ConversationView } from './types';
 import type { Ui } from './ui.svelte';
 
+/** The part of the session a version change swaps: the thread (never while an answer streams
+ * into it), and the notes that offer Undo. */
+export interface VersionsHost {
+  current: ConversationView | null;
+  readonly running: boolean;
+  readonly notes: Pick<Notes, 'add' | 'dismiss'>;
+}
+
 export class Versions {
   constructor(
-    private readonly session: ChatSession,
+    private readonly session: VersionsHost,
     private readonly ui: Ui,
   ) {}
 
@@ -20,12 +28,12 @@ export class Versions {
   /** Deletes one version and what followed it, with Undo on the note that says so. */
   async delete(messageId: string): Promise<void> {
     if (await this.replace(() => ipc.deleteBranch(messageId))) {
-      this.session.note(['Deleted that version and everything after it.'], 'info', { actions: [{ kind: 'undoDelete', messageId }] });
+      this.session.notes.add(['Deleted that version and everything after it.'], 'info', { actions: [{ kind: 'undoDelete', messageId }] });
     }
   }
 
   async restore(messageId: string, noteId: string | null = null): Promise<void> {
-    if ((await this.replace(() => ipc.restoreBranch(messageId))) && noteId) this.session.dismissNote(noteId);
+    if ((await this.replace(() => ipc.restoreBranch(messageId))) && noteId) this.session.notes.dismiss(noteId);
   }
 
   /** Not while an answer streams into the thread. */
