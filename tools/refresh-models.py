@@ -26,7 +26,7 @@ import zipfile
 
 PINNED = "1.109.1"
 DATA = "litellm/model_prices_and_context_window_backup.json"
-OUT = pathlib.Path(__file__).resolve().parent.parent / "src-tauri/core/src/reasoning"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "src-tauri/core/src/catalog"
 
 # Ponder's provider id -> LiteLLM's `litellm_provider`. Local servers (Ollama, llama.cpp,
 # LM Studio) and routers list their own models; they have no fixed ids to ship.

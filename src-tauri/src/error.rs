@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
+use ponder_core::catalog::LookupError;
 use ponder_core::providers::error::{ErrorKind, ProviderError};
-use ponder_core::reasoning::{LookupError, TranslateError};
+use ponder_core::reasoning::TranslateError;
 use ponder_core::run::SetupError;
 use ponder_core::secrets::SecretError;
 use ponder_core::store::StoreError;

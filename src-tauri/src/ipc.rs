@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use ponder_core::catalog::ModelSource;
 use ponder_core::chat::{Part, StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::prices::Prices;
-use ponder_core::reasoning::catalog::ModelSource;
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::{Choice, Meaning, ReasoningSettings};
 use ponder_core::run::Outcome;
@@ -226,11 +226,11 @@ impl MessageView {
 fn summarizes(origin: Option<&ponder_core::chat::Origin>) -> bool {
     origin
         .and_then(|o| {
-            ponder_core::reasoning::Catalog::builtin()
+            ponder_core::catalog::Catalog::builtin()
                 .resolve(Some(&o.provider), &o.model)
                 .ok()
         })
-        .is_some_and(|model| model.shows == ponder_core::reasoning::catalog::Shows::Summary)
+        .is_some_and(|model| model.shows == ponder_core::catalog::Shows::Summary)
 }
 
 impl MessageView {
@@ -362,7 +362,7 @@ pub struct ModelView {
     /// "thinking support unknown".
     pub known: bool,
     /// Where its thinking rule comes from: a hand rule, derived from the model list, or none.
-    pub rule: ponder_core::reasoning::catalog::RuleSource,
+    pub rule: ponder_core::catalog::RuleSource,
     /// Where the id comes from.
     pub source: ModelSource,
     /// The day its newest snapshot came out (YYYY-MM-DD), where known.
@@ -415,7 +415,7 @@ pub struct ProviderView {
     pub name: String,
     /// The wire protocol it speaks: settings that exist for one protocol (Anthropic's prompt
     /// caching) show for every provider speaking it, custom ones included.
-    pub protocol: ponder_core::reasoning::catalog::Protocol,
+    pub protocol: ponder_core::catalog::Protocol,
     pub enabled: bool,
     pub base_url: String,
     pub default_base_url: String,

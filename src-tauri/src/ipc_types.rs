@@ -14,8 +14,9 @@ use ponder_core::prices::{PriceFigures, PriceOverride};
 use ponder_core::tools::{Decision, ToolChoice};
 
 use crate::commands::mcp::{ServerTools, ToolInfo};
+use ponder_core::catalog::CustomProvider;
+use ponder_core::catalog::{ModelSource, Protocol, RuleSource};
 use ponder_core::providers::tokens::TokenCount;
-use ponder_core::reasoning::catalog::{ModelSource, Protocol, RuleSource};
 use ponder_core::reasoning::levels::LevelOption;
 use ponder_core::reasoning::overrides::{
     Caching, Mapping, ModelOverrides, ProviderOverrides, Scalar,
@@ -23,8 +24,8 @@ use ponder_core::reasoning::overrides::{
 use ponder_core::reasoning::plan::Endpoint;
 use ponder_core::reasoning::settings::Profiles;
 use ponder_core::reasoning::{
-    ApiChoice, Choice, CustomProvider, Meaning, MeaningKind, Overrides, ReasoningSettings,
-    StripFromContext, ThoughtFormat,
+    ApiChoice, Choice, Meaning, MeaningKind, Overrides, ReasoningSettings, StripFromContext,
+    ThoughtFormat,
 };
 use ponder_core::store::{
     ConversationSummary, ConversationTotals, MessageStatus, SearchHit, UsageRow,

@@ -14,9 +14,10 @@ use ponder_core::sync::Locked;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
+use ponder_core::catalog::{Catalog, CustomProvider};
 use ponder_core::mcp::ServerConfig;
 use ponder_core::reasoning::settings::Profiles;
-use ponder_core::reasoning::{Catalog, Choice, CustomProvider, Overrides};
+use ponder_core::reasoning::{Choice, Overrides};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};

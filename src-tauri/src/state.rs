@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock};
 
 use ponder_core::DataPaths;
+use ponder_core::catalog::Catalog;
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::providers::models::LiveModel;
-use ponder_core::reasoning::Catalog;
 use ponder_core::store::{OpenRemedy, Store};
 use serde::Serialize;
 use tauri::{AppHandle, Manager};
@@ -92,7 +92,7 @@ pub enum Remedy {
 impl AppState {
     /// The catalog a turn plans with: the built-in one, the user's own servers, and what the
     /// providers' own lists said this run (the API each model answers on, its efforts).
-    pub fn catalog(&self, settings: &crate::settings::Settings) -> ponder_core::reasoning::Catalog {
+    pub fn catalog(&self, settings: &crate::settings::Settings) -> ponder_core::catalog::Catalog {
         let live = self.live_models.locked();
         settings.catalog().with_live(&live)
     }
@@ -183,7 +183,7 @@ impl AppState {
     /// count: its token is never sent here).
     pub fn can_ask(
         &self,
-        provider: &ponder_core::reasoning::catalog::ProviderEntry,
+        provider: &ponder_core::catalog::ProviderEntry,
         address: Option<&str>,
     ) -> bool {
         match provider.sign_in {

@@ -14,7 +14,7 @@ import { repoRoot } from '../support/paths.mjs';
 import { textOf } from '../support/flows.mjs';
 
 const LIST = join(repoRoot, 'tests/fixtures/lists/openai-models.json');
-const MODELS = JSON.parse(readFileSync(join(repoRoot, 'src-tauri/core/src/reasoning/models.json'), 'utf8')).models;
+const MODELS = JSON.parse(readFileSync(join(repoRoot, 'src-tauri/core/src/catalog/models.json'), 'utf8')).models;
 
 let dataHome;
 let keyring;

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::Message;
 use ponder_core::providers::copilot::device::{self, Waiting};
 use ponder_core::providers::copilot::{
@@ -11,7 +12,7 @@ use ponder_core::providers::copilot::{
 };
 use ponder_core::providers::error::ErrorKind;
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Catalog, Choice, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{Outcome, TurnRequest, run_turn};
 use ponder_mock_provider::copilot::{GITHUB_TOKEN, Script, SignIn, USER_CODE};
 use ponder_mock_provider::{MockProvider, RecordedRequest};

@@ -4,10 +4,11 @@
 
 use std::time::{Duration, Instant};
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::{Message, StopReason};
 use ponder_core::providers::error::ErrorKind;
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Catalog, Choice, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{Outcome, RunEvent, TurnRequest, run_turn};
 use ponder_mock_provider::{MockProvider, Reply};
 use serde_json::json;

@@ -12,6 +12,7 @@
 
 use std::path::PathBuf;
 
+use ponder_core::catalog::{Catalog, ModelInfo};
 use ponder_core::chat::{
     Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
     ToolResult,
@@ -19,8 +20,7 @@ use ponder_core::chat::{
 use ponder_core::providers::request::{WireInput, WireRequest};
 use ponder_core::providers::to_wire;
 use ponder_core::reasoning::{
-    ApiChoice, Catalog, Choice, ModelInfo, Overrides, ReasoningSettings, StripFromContext,
-    TurnContext, translate,
+    ApiChoice, Choice, Overrides, ReasoningSettings, StripFromContext, TurnContext, translate,
 };
 use serde_json::{Value, json};
 

@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::{Message, Part};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Catalog, Choice, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{Outcome, RunEvent, TurnRequest, run_turn};
 use ponder_mock_provider::{MockProvider, Reply};
 use serde_json::{Value, json};

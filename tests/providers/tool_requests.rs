@@ -3,6 +3,7 @@
 //! step that called (a signed thinking block, `reasoning_content`, an encrypted reasoning item,
 //! a `thoughtSignature` on its part) and none where the turn came from another provider.
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::{
     Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
     ToolResult, ToolSpec,
@@ -10,7 +11,7 @@ use ponder_core::chat::{
 use ponder_core::providers::request::{WireInput, WireRequest};
 use ponder_core::providers::to_wire;
 use ponder_core::reasoning::{
-    ApiChoice, Catalog, Choice, Overrides, ReasoningSettings, TurnContext, translate,
+    ApiChoice, Choice, Overrides, ReasoningSettings, TurnContext, translate,
 };
 use serde_json::{Value, json};
 

@@ -2,9 +2,10 @@
 
 use std::time::Duration;
 
+use ponder_core::catalog::{Catalog, ModelInfo};
 use ponder_core::chat::Message;
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Catalog, Choice, ModelInfo, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{Outcome, RunEvent, TurnRequest, run_turn};
 use ponder_core::store::{NewConversation, Store};
 use ponder_mock_provider::Reply;

@@ -13,11 +13,12 @@ use std::pin::Pin;
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::Role;
 use ponder_core::mcp::{Hub, ServerConfig, Transport};
 use ponder_core::providers::copilot::{CopilotError, TokenCache};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{Catalog, Choice, Overrides};
+use ponder_core::reasoning::{Choice, Overrides};
 use ponder_core::run::{
     Ask, Outcome, Place, RecordOptions, RecordedEvent, RunEvent, Runner, Session, SetupError,
 };

@@ -8,10 +8,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use ponder_core::catalog::Catalog;
 use ponder_core::chat::{Role, ToolCall, ToolContent, ToolResult};
 use ponder_core::mcp::{Hub, ServerConfig, Transport};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::{ApiChoice, Catalog, Choice, Overrides, ReasoningSettings};
+use ponder_core::reasoning::{ApiChoice, Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{
     Outcome, Question, RecordOptions, RecordedEvent, Runner, TurnRequest, run_recorded_with_tools,
 };

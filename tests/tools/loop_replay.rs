@@ -14,13 +14,12 @@ use std::pin::Pin;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use ponder_core::catalog::Protocol;
+use ponder_core::catalog::{Catalog, CustomProvider, ModelInfo};
 use ponder_core::chat::{Part, Role, ToolCall, ToolResult, ToolSpec};
 use ponder_core::mcp::{Hub, ServerConfig, Transport};
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::catalog::Protocol;
-use ponder_core::reasoning::{
-    ApiChoice, Catalog, Choice, CustomProvider, ModelInfo, Overrides, ReasoningSettings,
-};
+use ponder_core::reasoning::{ApiChoice, Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{
     Outcome, Question, RecordOptions, RecordedEvent, Runner, TurnRequest, run_recorded_with_tools,
 };

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use ponder_core::catalog::Catalog;
+use ponder_core::catalog::ModelInfo;
 use ponder_core::mcp::ServerConfig;
 use ponder_core::providers::error::ProviderError;
 use ponder_core::providers::http::{self, HttpConfig};
-use ponder_core::reasoning::catalog::ModelInfo;
 use ponder_core::reasoning::overrides::ProviderOverrides;
-use ponder_core::reasoning::{ApiChoice, Caching, Catalog, Choice, Overrides};
+use ponder_core::reasoning::{ApiChoice, Caching, Choice, Overrides};
 use ponder_core::run::{
     Ask, Outcome, Place, RecordError, RecordOptions, RecordedEvent, Runner, Session, SetupError,
     TurnSetup,

@@ -4,8 +4,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use ponder_core::catalog::model_list;
 use ponder_core::reasoning::levels::level_options;
-use ponder_core::reasoning::{ApiChoice, TurnContext, model_list, translate as plan_for};
+use ponder_core::reasoning::{ApiChoice, TurnContext, translate as plan_for};
 use serde_json::json;
 
 use crate::Usage;

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use ponder_core::reasoning::{Catalog, Overrides};
+use ponder_core::catalog::Catalog;
+use ponder_core::reasoning::Overrides;
 use ponder_core::tools::Limits;
 
 use crate::Usage;
@@ -15,7 +16,7 @@ use crate::Usage;
 #[serde(rename_all = "camelCase", default)]
 pub(crate) struct AppSettings {
     reasoning_overrides: Overrides,
-    custom_providers: Vec<ponder_core::reasoning::CustomProvider>,
+    custom_providers: Vec<ponder_core::catalog::CustomProvider>,
     pub(crate) mcp_servers: Vec<ponder_core::mcp::ServerConfig>,
     tool_step_limit: Option<u64>,
     tool_timeout_secs: Option<u64>,

@@ -28,7 +28,7 @@ impl About {
             version: VERSION.to_owned(),
             data_dir: paths.root().display().to_string(),
             database_path: paths.database().display().to_string(),
-            models_dated: crate::reasoning::model_list::ModelList::builtin()
+            models_dated: crate::catalog::model_list::ModelList::builtin()
                 .refreshed
                 .clone(),
         }
@@ -50,7 +50,7 @@ mod tests {
                 "version": env!("CARGO_PKG_VERSION"),
                 "dataDir": "/data/ponder",
                 "databasePath": "/data/ponder/ponder.sqlite3",
-                "modelsDated": crate::reasoning::model_list::ModelList::builtin().refreshed,
+                "modelsDated": crate::catalog::model_list::ModelList::builtin().refreshed,
             })
         );
     }

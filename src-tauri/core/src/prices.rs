@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::model_list::{ModelList, Price};
 use crate::chat::Usage;
-use crate::reasoning::model_list::{ModelList, Price};
 use crate::store::StoredMessage;
 
 /// The user's prices for one model, in dollars per million tokens; a field left empty keeps

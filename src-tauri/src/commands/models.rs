@@ -1,13 +1,13 @@
 use ponder_core::sync::Locked;
 use std::collections::BTreeMap;
 
+use ponder_core::catalog::ModelInfo;
+use ponder_core::catalog::model_list;
 use ponder_core::chat::Message;
 use ponder_core::providers::context::effective_tokens;
 use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::levels::level_options;
-use ponder_core::reasoning::{
-    Choice, Level, ModelInfo, Overrides, ReasoningSettings, TurnContext, model_list, translate,
-};
+use ponder_core::reasoning::{Choice, Level, Overrides, ReasoningSettings, TurnContext, translate};
 use ponder_core::run::{TurnRequest, fit_history, prepare};
 use serde_json::{Value, json};
 use tauri::{AppHandle, State};
@@ -15,7 +15,7 @@ use tauri::{AppHandle, State};
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{ModelView, RefreshReport, TranslatePreview};
 use crate::state::AppState;
-use ponder_core::reasoning::catalog::ModelSource;
+use ponder_core::catalog::ModelSource;
 
 /// The models the picker offers for the enabled providers: the real ids of the model list
 /// (retired ones left out), what each provider listed live, and what the user added, each

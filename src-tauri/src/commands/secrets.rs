@@ -1,7 +1,7 @@
 //! API keys go in and never come back out: the UI learns only whether one is stored.
 
-use ponder_core::reasoning::catalog::Protocol;
-use ponder_core::reasoning::{Catalog, CustomProvider};
+use ponder_core::catalog::Protocol;
+use ponder_core::catalog::{Catalog, CustomProvider};
 use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
@@ -175,7 +175,7 @@ pub fn keyring_status() -> KeyringStatus {
 }
 
 pub fn provider_view(
-    p: &ponder_core::reasoning::catalog::ProviderEntry,
+    p: &ponder_core::catalog::ProviderEntry,
     settings: &crate::settings::Settings,
     state: &AppState,
 ) -> ProviderView {

@@ -2,8 +2,8 @@
 //! (`stripFromContext`, then `includeInContext`), then the provider's own rules,
 //! which win where its API demands it — always with a notice, never silently.
 
+use crate::catalog::ModelInfo;
 use crate::chat::{Message, Part, Role};
-use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::settings::{ReasoningSettings, StripFromContext};
 
 use super::tokens::{Counter, TokenCount};
@@ -253,7 +253,7 @@ mod tests {
     /// The settings' worked examples, in order.
     #[test]
     fn the_oldest_turns_are_left_out_until_the_rest_fits() {
-        let mut model = crate::reasoning::Catalog::builtin()
+        let mut model = crate::catalog::Catalog::builtin()
             .resolve(Some("anthropic"), "claude-sonnet-4-5")
             .unwrap();
         let settings = ReasoningSettings::default();
@@ -300,7 +300,7 @@ mod tests {
             ..ReasoningSettings::default()
         };
         let without = ReasoningSettings::default();
-        let model = crate::reasoning::Catalog::builtin()
+        let model = crate::catalog::Catalog::builtin()
             .resolve(Some("anthropic"), "claude-sonnet-4-5")
             .unwrap();
         assert!(

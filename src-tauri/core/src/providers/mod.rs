@@ -18,7 +18,7 @@ pub mod sse;
 pub mod stream;
 pub mod tokens;
 
-use crate::reasoning::catalog::{Dialect, ModelInfo, Protocol};
+use crate::catalog::{Dialect, ModelInfo, Protocol};
 use crate::reasoning::plan::{Endpoint, Plan};
 
 /// The wire format one request is written in: the protocol, or for the OpenAI protocols the

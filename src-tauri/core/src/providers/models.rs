@@ -6,10 +6,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::{ProviderError, from_status};
 use super::http::{self, AttemptError, HttpConfig, network_error};
-use crate::reasoning::catalog::{Protocol, ProviderEntry};
-use crate::reasoning::model_list::is_chat_model;
+use crate::catalog::model_list::is_chat_model;
+use crate::catalog::{Protocol, ProviderEntry};
 
-pub use crate::reasoning::catalog::LiveModel;
+pub use crate::catalog::LiveModel;
 
 /// The list endpoint and how to read it, per protocol.
 fn list_url(provider: &ProviderEntry, base_url: &str) -> String {

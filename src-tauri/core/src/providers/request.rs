@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::catalog::ModelInfo;
 use crate::chat::{Message, ToolSpec};
-use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::plan::Plan;
 use crate::reasoning::settings::ReasoningSettings;
 

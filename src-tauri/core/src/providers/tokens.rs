@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use tiktoken_rs::CoreBPE;
 
-use crate::reasoning::catalog::ModelInfo;
+use crate::catalog::ModelInfo;
 
 /// A token count, and whether it came from the model's real tokenizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -35,7 +35,7 @@ impl std::fmt::Debug for Counter {
 
 impl Counter {
     pub fn for_model(model: &ModelInfo) -> Self {
-        if model.provider.tokenizer == Some(crate::reasoning::catalog::Tokenizer::O200k) {
+        if model.provider.tokenizer == Some(crate::catalog::Tokenizer::O200k) {
             static O200K: OnceLock<Option<CoreBPE>> = OnceLock::new();
             if let Some(bpe) = O200K.get_or_init(|| tiktoken_rs::o200k_base().ok()) {
                 return Self::Tiktoken(bpe);
@@ -59,7 +59,7 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reasoning::Catalog;
+    use crate::catalog::Catalog;
 
     #[test]
     fn openai_models_are_counted_with_tiktoken() {

@@ -236,7 +236,7 @@ mod tests {
                 };
                 prop_assert_eq!(parse_model_choice(&again), Ok((model, choice)));
             }
-            let _ = crate::reasoning::Catalog::builtin().parse_target(None, &input);
+            let _ = crate::catalog::Catalog::builtin().parse_target(None, &input);
         });
     }
 

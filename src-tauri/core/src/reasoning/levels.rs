@@ -2,11 +2,11 @@
 
 use serde::Serialize;
 
-use super::catalog::{ModelInfo, Thinking};
 use super::choice::Choice;
 use super::overrides::Overrides;
 use super::plan::{MeaningKind, Plan, TurnContext, thousands};
 use super::translate::{CANNOT_DISABLE, translate};
+use crate::catalog::{ModelInfo, Thinking};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

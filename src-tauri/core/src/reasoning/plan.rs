@@ -19,7 +19,7 @@ pub enum ApiChoice {
     Responses,
 }
 
-/// Where one request goes: the provider's [`Protocol`](super::catalog::Protocol) with the
+/// Where one request goes: the provider's [`Protocol`](crate::catalog::Protocol) with the
 /// user's [`ApiChoice`] and the model's limits applied. A provider's protocol is what it speaks
 /// by default; the endpoint is what this turn speaks, and what the request is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -2,11 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::catalog::{Catalog, ModelInfo, Thinking};
 use super::choice::{Choice, parse_model_choice};
 use super::overrides::Overrides;
 use super::plan::{ApiChoice, Endpoint, MeaningKind, Plan, TurnContext};
 use super::translate::translate;
+use crate::catalog::{Catalog, ModelInfo, Thinking};
 
 fn model(provider: Option<&str>, id: &str) -> ModelInfo {
     Catalog::builtin()
@@ -627,7 +627,7 @@ fn every_model_and_choice_gives_a_valid_request() {
         .iter()
         .map(|r| (&r.provider, &r.pattern))
         .chain(
-            crate::reasoning::ModelList::builtin()
+            crate::catalog::ModelList::builtin()
                 .models
                 .iter()
                 .map(|m| (&m.provider, &m.id)),

@@ -21,13 +21,13 @@ pub use session::Session;
 pub use setup::{Ask, Place, SetupError, TurnSetup, setup};
 pub use turn::{run_turn, run_turn_into};
 
+use crate::catalog::ModelInfo;
 use crate::chat::{ChatEvent, Message, ToolSpec};
 use crate::draft::Turn;
 use crate::providers::http::{HttpRequest, RetryNotice};
 use crate::providers::request::WireInput;
 use crate::providers::to_wire;
 use crate::providers::{endpoint_url, request_headers};
-use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::choice::Choice;
 use crate::reasoning::overrides::Overrides;
 use crate::reasoning::plan::{ApiChoice, Plan, TurnContext};

@@ -12,10 +12,10 @@ use super::{
     Ask, Outcome, RecordError, RecordOptions, RecordedEvent, RunEvent, Runner, SetupError,
     TurnSetup, run_recorded_with_tools, setup,
 };
+use crate::catalog::Catalog;
 use crate::mcp::{Hub, ServerConfig};
 use crate::providers::copilot::{self, CopilotError, TokenCache};
 use crate::providers::http::HttpConfig;
-use crate::reasoning::catalog::Catalog;
 use crate::reasoning::overrides::Overrides;
 use crate::store::Store;
 use crate::tools::{Approver, Limits, McpTools, ToolChoice, ToolHost, Toolbox};

@@ -4,7 +4,7 @@
 //! start a turn here, so they cannot come to differ.
 
 use super::{Question, TurnRequest};
-use crate::reasoning::catalog::{Catalog, LookupError, ModelInfo};
+use crate::catalog::{Catalog, LookupError, ModelInfo};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::overrides::Overrides;
 use crate::reasoning::plan::ApiChoice;

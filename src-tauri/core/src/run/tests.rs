@@ -1,10 +1,10 @@
 //! How much of a conversation a turn sends, and what it tells the user about it.
 
 use super::*;
+use crate::catalog::Catalog;
+use crate::catalog::ModelInfo;
 use crate::chat::Message;
 use crate::chat::Role;
-use crate::reasoning::Catalog;
-use crate::reasoning::catalog::ModelInfo;
 use crate::reasoning::choice::Choice;
 use crate::reasoning::overrides::Overrides;
 use crate::reasoning::settings::ReasoningSettings;

@@ -118,7 +118,7 @@ pub async fn run_turn_into(
             return fail(draft, error, elapsed(), &mut on_event);
         }
     };
-    if model.provider.dialect == crate::reasoning::catalog::Dialect::Copilot {
+    if model.provider.dialect == crate::catalog::Dialect::Copilot {
         for notice in crate::providers::copilot::usage::notices(response.headers()) {
             on_event(RunEvent::Notice(notice));
         }
@@ -175,7 +175,7 @@ impl Reader<'_> {
     async fn whole(
         &mut self,
         mut response: reqwest::Response,
-        model: &crate::reasoning::ModelInfo,
+        model: &crate::catalog::ModelInfo,
         plan: &crate::reasoning::Plan,
         on_event: &mut impl FnMut(RunEvent<'_>),
     ) -> Outcome {

@@ -3,10 +3,10 @@
 //! thinking blocks marked as imported, odd content kept as text with a note, bad files refused
 //! with the place that is wrong, and a round trip through Ponder's own JSON export.
 
+use crate::catalog::Catalog;
 use crate::chat::{Part, Role, ThoughtSource};
 use crate::export::backup_json;
 use crate::import::{ImportError, import, parse};
-use crate::reasoning::Catalog;
 use crate::store::{Store, StoredMessage, UNTITLED};
 
 const CHATGPT: &str =

@@ -209,8 +209,7 @@ pub fn to_wire(
                 }
                 let thoughts = thought_text(message);
                 let wanted = kept[i] && !thoughts.is_empty();
-                if wanted && input.model.replay == crate::reasoning::catalog::ReplayRule::NeverSend
-                {
+                if wanted && input.model.replay == crate::catalog::ReplayRule::NeverSend {
                     crate::providers::request::note(
                         &mut notices,
                         format!(

@@ -437,10 +437,10 @@ pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
     use super::wire::{MessageParam, Request, StreamOptions, ToolParam};
+    use crate::catalog::ReplayRule as Rule;
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin, thought_text};
     use crate::providers::request::with_plan;
-    use crate::reasoning::catalog::ReplayRule as Rule;
 
     let kept = kept_by_settings(input.history, input.settings);
     let rule = input.model.replay;

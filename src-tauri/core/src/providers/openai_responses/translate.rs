@@ -225,10 +225,10 @@ pub fn to_wire(
     input: crate::providers::request::WireInput<'_>,
 ) -> crate::providers::request::WireRequest {
     use super::wire::{FunctionItem, FunctionTool, InputItem, Request};
+    use crate::catalog::Dialect;
     use crate::chat::Role;
     use crate::providers::context::{is_tool_turn, kept_by_settings, same_origin};
     use crate::providers::request::{note, note_foreign, with_plan};
-    use crate::reasoning::catalog::Dialect;
 
     let kept = kept_by_settings(input.history, input.settings);
     let mut notices = Vec::new();

@@ -11,13 +11,13 @@ pub use budget::{budget_to_level, formula_budget};
 
 use std::collections::BTreeMap;
 
-use super::catalog::{Dialect, Effort, ModelInfo, Protocol, Shows, Thinking, ThinkingLevel};
 use super::choice::{Choice, Level};
 use super::overrides::{Mapping, Overrides, Scalar, Scope};
 use super::params::{OllamaOptions, ReasoningParams};
 use super::plan::{
     ApiChoice, Endpoint, Feedback, Meaning, MeaningKind, Plan, TurnContext, thousands,
 };
+use crate::catalog::{Dialect, Effort, ModelInfo, Protocol, Shows, Thinking, ThinkingLevel};
 
 /// Tokens kept free for the visible answer when a thinking budget sets `max_tokens`.
 pub const ANSWER_RESERVE: u32 = 4_000;

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// One earlier assistant turn as its reasoning is sent back.
 pub(super) struct Step<'a> {
-    pub(super) rule: crate::reasoning::catalog::ReplayRule,
+    pub(super) rule: crate::catalog::ReplayRule,
     /// The turn as the vendor sent it, where this model wrote it.
     pub(super) replay: Option<&'a Value>,
     pub(super) thoughts: &'a str,
@@ -28,8 +28,8 @@ pub(super) fn reasoning_back(
     out: &mut crate::providers::openai_chat::wire::MessageParam,
     notices: &mut Vec<String>,
 ) {
+    use crate::catalog::ReplayRule as Rule;
     use crate::providers::request::{note, note_foreign};
-    use crate::reasoning::catalog::ReplayRule as Rule;
 
     let Step {
         rule,

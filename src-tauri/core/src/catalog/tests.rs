@@ -307,9 +307,9 @@ fn unknown_models_need_a_provider_and_get_its_generic_rule() {
 /// facts. Only an id no source knows may stay "thinking support unknown".
 #[test]
 fn every_offered_reasoning_model_has_a_known_rule() {
+    use crate::catalog::model_list::today;
     use crate::providers::copilot::models as copilot;
     use crate::providers::models::parse_model_list;
-    use crate::reasoning::model_list::today;
 
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let read = |path: &str| std::fs::read(fixtures.join(path)).unwrap();

@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::{Dialect, Effort, ProviderEntry, ReplayRule, Shows, Thinking, ThinkingLevel};
-use crate::reasoning::model_list::{ListedModel, ThinkingFacts};
+use crate::catalog::model_list::{ListedModel, ThinkingFacts};
 use crate::reasoning::plan::ApiChoice;
 
 /// Where a model's thinking rule comes from.
@@ -426,7 +426,7 @@ fn copilot(id: &str, facts: &ThinkingFacts) -> Option<Derived> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reasoning::catalog::Catalog;
+    use crate::catalog::Catalog;
 
     fn listed(provider: &str, id: &str, facts: ThinkingFacts) -> ListedModel {
         ListedModel {

@@ -171,7 +171,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::reasoning::Catalog;
+    use crate::catalog::Catalog;
 
     #[test]
     fn the_embedded_list_is_consistent() {

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Catalog, LookupError, ModelInfo};
-use crate::reasoning::model_list::ModelList;
+use crate::catalog::model_list::ModelList;
 
 impl Catalog {
     /// The real models the picker offers for `provider` on `today` (YYYY-MM-DD): the model

@@ -1,4 +1,5 @@
-//! The model catalog: how each model thinks, and how its provider spells it.
+//! The catalog: the providers Ponder speaks to (protocol, dialect, sign-in, address) and the
+//! models it knows, with how each thinks and how its provider spells it.
 //!
 //! The catalog is data (`catalog.json`, embedded in the binary) so that a new model is a new
 //! entry, not a new code path. Its *rules* are id patterns, not ids: the longest matching
@@ -13,12 +14,12 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::choice::{Choice, ChoiceError, parse_model_choice};
-use super::model_list::{ListedModel, ModelList};
-use super::plan::ApiChoice;
+use crate::reasoning::choice::{Choice, ChoiceError, parse_model_choice};
+use crate::reasoning::plan::ApiChoice;
+pub use model_list::{ListedModel, ModelList};
 
 /// The wire protocol a provider speaks by default (its catalog entry). One request may go
-/// elsewhere: see [`Endpoint`](super::plan::Endpoint).
+/// elsewhere: see [`Endpoint`](crate::reasoning::plan::Endpoint).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -585,13 +586,14 @@ fn display_name(rule_name: &str, pattern: &str, id: &str) -> String {
 mod custom;
 mod derive;
 mod live;
+pub mod model_list;
 mod offer;
 
 pub use custom::{CustomProvider, CustomProviderError};
 pub use derive::RuleSource;
 pub use live::LiveModel;
 
-use super::pattern::pattern_matches;
+use crate::reasoning::pattern::pattern_matches;
 pub use offer::{ModelSource, Offered};
 
 #[cfg(test)]
