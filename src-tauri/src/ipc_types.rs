@@ -42,7 +42,7 @@ use crate::ipc::{
     StreamEvent, TranslatePreview, VersionView,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
-use crate::state::{ProblemFile, Remedy, StartupProblem};
+use crate::startup::{ProblemFile, Remedy, StartupProblem};
 
 const FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

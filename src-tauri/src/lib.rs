@@ -11,6 +11,7 @@ mod memory;
 mod quit;
 mod relay;
 mod settings;
+mod startup;
 mod state;
 pub mod webview;
 

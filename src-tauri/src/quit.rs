@@ -2,13 +2,13 @@
 //! session or Ctrl+C in a terminal all stop the running turns, wait until each has stored
 //! its outcome (as `cancelled`, with what arrived), stop the MCP servers, and only then exit.
 
-use ponder_core::sync::Locked;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tauri::{AppHandle, Manager};
 
 use crate::state::AppState;
+use ponder_core::sync::Locked;
 
 /// The longest quitting waits for running turns to store their outcome.
 const STORE_WAIT: Duration = Duration::from_secs(5);

@@ -10,7 +10,6 @@
 //! with a serializer that refuses, and `save` replaces the file whole with
 //! `ponder_core::atomic_file`.
 
-use ponder_core::sync::Locked;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
@@ -18,13 +17,14 @@ use ponder_core::catalog::{Catalog, CustomProvider};
 use ponder_core::mcp::ServerConfig;
 use ponder_core::reasoning::settings::Profiles;
 use ponder_core::reasoning::{Choice, Overrides};
+use ponder_core::sync::Locked;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tauri::{AppHandle, Manager, Runtime};
 use tauri_plugin_store::{Store, StoreExt};
 
 use crate::error::IpcError;
-use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
+use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -232,48 +232,6 @@ fn from_stored(get: impl Fn(&str) -> Option<Value>) -> Settings {
     serde_json::from_value(object).unwrap_or_default()
 }
 
-/// Whether the settings file can be read as settings. A file that is not JSON, or not a
-/// JSON object, is a problem the window reports; until it is resolved the file is never
-/// written, so nothing the user wrote is lost. (A readable object whose single keys do not
-/// read as settings is fine: those keys keep their defaults and are not written over.)
-pub fn check_file(path: &std::path::Path) -> Option<StartupProblem> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            return Some(settings_problem(
-                path,
-                format!("it cannot be read: {e}"),
-                Remedy::Retry,
-            ));
-        }
-    };
-    let message = match serde_json::from_slice::<Value>(&bytes) {
-        Ok(Value::Object(_)) => return None,
-        Ok(other) => format!(
-            "it holds {} where Ponder keeps an object of settings",
-            match other {
-                Value::Array(_) => "a list",
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "true or false",
-                _ => "null",
-            }
-        ),
-        Err(e) => format!("it is not valid JSON ({e})"),
-    };
-    Some(settings_problem(path, message, Remedy::MoveAside))
-}
-
-fn settings_problem(path: &std::path::Path, reason: String, remedy: Remedy) -> StartupProblem {
-    StartupProblem {
-        file: ProblemFile::Settings,
-        path: path.display().to_string(),
-        message: format!("Your settings could not be read: {reason}."),
-        remedy,
-    }
-}
-
 /// Applies a partial update (`{"theme": "dark"}`) and saves.
 pub fn update<R: Runtime>(app: &AppHandle<R>, patch: &Value) -> Result<Settings, IpcError> {
     let settings = patched(&load(app)?, patch)?;
@@ -368,6 +326,7 @@ pub fn reload<R: Runtime>(app: &AppHandle<R>) -> Result<(), IpcError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::startup::settings_file_problem;
 
     #[test]
     fn theme_spellings_are_lowercase() {
@@ -424,7 +383,7 @@ mod tests {
             let path = dir.path().join("settings.json");
             std::fs::write(&path, &bytes).unwrap();
             let is_object = matches!(serde_json::from_slice::<Value>(&bytes), Ok(Value::Object(_)));
-            match check_file(&path) {
+            match settings_file_problem(&path) {
                 None => prop_assert!(is_object),
                 Some(problem) => {
                     prop_assert!(!is_object);

@@ -1,6 +1,5 @@
 //! What the app holds while it runs.
 
-use ponder_core::sync::{Locked, Shared};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock};
@@ -10,11 +9,12 @@ use ponder_core::catalog::Catalog;
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::providers::models::LiveModel;
 use ponder_core::store::{OpenRemedy, Store};
-use serde::Serialize;
+use ponder_core::sync::{Locked, Shared};
 use tauri::{AppHandle, Manager};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{IpcError, IpcErrorCode};
+use crate::startup::{ProblemFile, Remedy, StartupProblem};
 
 pub struct AppState {
     pub paths: DataPaths,
@@ -58,43 +58,12 @@ fn builtin_keys() -> HashMap<String, bool> {
         .collect()
 }
 
-/// A file Ponder could not use at start-up, as the window shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct StartupProblem {
-    pub file: ProblemFile,
-    pub path: String,
-    /// What went wrong, in a sentence.
-    pub message: String,
-    /// What the user can do besides quitting.
-    pub remedy: Remedy,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum ProblemFile {
-    History,
-    Settings,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum Remedy {
-    /// Keep the file under another name beside it and start afresh.
-    MoveAside,
-    /// Fix what is in the way (permissions, a lock, disk space), then try again.
-    Retry,
-}
-
 impl AppState {
-    /// The catalog a turn plans with: the built-in one, the user's own servers, and what the
-    /// providers' own lists said this run (the API each model answers on, its efforts).
-    pub fn catalog(&self, settings: &crate::settings::Settings) -> ponder_core::catalog::Catalog {
-        let live = self.live_models.locked();
-        settings.catalog().with_live(&live)
+    /// The catalog a turn plans with: `catalog` (the built-in one and the user's own
+    /// servers, from the settings) with what the providers' own lists said this run (the API
+    /// each model answers on, its efforts).
+    pub fn with_live(&self, catalog: Catalog) -> Catalog {
+        catalog.with_live(&self.live_models.locked())
     }
 
     /// Resolves and creates the data directory and opens the history. Tauri's own resolver
@@ -111,7 +80,7 @@ impl AppState {
             eprintln!("Ponder could not move its old settings file: {err}");
         }
         let history = open_history(&paths);
-        let settings_problem = crate::settings::check_file(&paths.settings());
+        let settings_problem = crate::startup::settings_file_problem(&paths.settings());
         let http = HttpConfig::default();
         let client = http::client(&http)?;
         Ok(Self {

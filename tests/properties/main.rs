@@ -9,7 +9,6 @@
 //!
 //! `PONDER_PROPTEST_CASES` sets the cases per property (10,000 by default).
 
-use ponder_core::sync::Locked;
 use std::alloc::System;
 use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
@@ -20,6 +19,7 @@ use ponder_core::providers::error::{
     ErrorKind, MAX_RETRY_HINT, from_status, from_stream_error, parse_retry_after,
 };
 use ponder_core::providers::stream::StreamDecoder;
+use ponder_core::sync::Locked;
 use ponder_tests::recordings::{
     Protocol, all_fixtures, frame, is_stream, mapper, payloads, protocol_of, real_dir, wire_bytes,
 };

@@ -2,7 +2,6 @@
 //! list its tools, call a tool — and the tools and approvals of `ponder-cli chat --tools`.
 
 use crate::terminal::inert;
-use ponder_core::sync::Locked;
 use std::future::Future;
 use std::io::{BufRead, IsTerminal, Write};
 use std::pin::Pin;
@@ -11,6 +10,7 @@ use std::sync::Arc;
 use clap::{Args, Subcommand};
 use ponder_core::chat::{ToolContent, ToolResult};
 use ponder_core::mcp::{Hub, ServerConfig, hub::START_DEADLINE};
+use ponder_core::sync::Locked;
 use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions};
 use serde_json::{Value, json};
 

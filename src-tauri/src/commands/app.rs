@@ -2,7 +2,8 @@ use ponder_core::About;
 use tauri::{AppHandle, State};
 
 use crate::error::{IpcError, IpcErrorCode};
-use crate::state::{AppState, ProblemFile, Remedy, StartupProblem};
+use crate::startup::{ProblemFile, Remedy, StartupProblem};
+use crate::state::AppState;
 
 /// The version and the data directory, for the status line.
 #[tauri::command]
@@ -71,7 +72,7 @@ pub fn resolve_startup_problem(
             if move_aside {
                 crate::state::keep_aside(&path)?;
             }
-            let problem = crate::settings::check_file(&path);
+            let problem = crate::startup::settings_file_problem(&path);
             let solved = problem.is_none();
             *state.settings_problem() = problem;
             if solved {

@@ -162,7 +162,7 @@ async fn start(
         address: settings.base_url(&request.provider),
         ..Ask::default()
     };
-    let catalog = state.catalog(&settings);
+    let catalog = state.with_live(settings.catalog());
     let mut session = Session::prepare(&store, &catalog, &settings.reasoning_overrides, ask)?;
     let run = Run {
         id: ponder_core::store::new_id(),

@@ -1,11 +1,11 @@
 //! MCP servers for the window: where each stands, testing one, the tools of each, their
 //! secrets (to the keyring only), and the user's answer to a waiting tool call.
 
-use ponder_core::sync::Locked;
 use serde::Serialize;
 use tauri::{AppHandle, State};
 
 use ponder_core::mcp::{ServerConfig, ServerStatus, ServerTool};
+use ponder_core::sync::Locked;
 use ponder_core::tools::Decision;
 
 use crate::error::{IpcError, IpcErrorCode};

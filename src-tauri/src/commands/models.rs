@@ -1,4 +1,3 @@
-use ponder_core::sync::Locked;
 use std::collections::BTreeMap;
 
 use ponder_core::catalog::ModelInfo;
@@ -9,6 +8,7 @@ use ponder_core::providers::tokens::TokenCount;
 use ponder_core::reasoning::levels::level_options;
 use ponder_core::reasoning::{Choice, Level, Overrides, ReasoningSettings, TurnContext, translate};
 use ponder_core::run::{TurnRequest, fit_history, prepare};
+use ponder_core::sync::Locked;
 use serde_json::{Value, json};
 use tauri::{AppHandle, State};
 
@@ -102,7 +102,9 @@ pub fn budget_option(
     tokens: u32,
 ) -> Result<Option<ponder_core::reasoning::levels::LevelOption>, IpcError> {
     let settings = crate::settings::load(&app)?;
-    let model = state.catalog(&settings).resolve(Some(&provider), &model)?;
+    let model = state
+        .with_live(settings.catalog())
+        .resolve(Some(&provider), &model)?;
     Ok(ponder_core::reasoning::levels::budget_option(
         &model,
         tokens,
@@ -293,7 +295,7 @@ pub fn translate_preview(
 ) -> Result<TranslatePreview, IpcError> {
     let app_settings = crate::settings::load(&app)?;
     let model = state
-        .catalog(&app_settings)
+        .with_live(app_settings.catalog())
         .resolve(Some(&provider), &model)?;
     let mut history = match &conversation_id {
         Some(id) => state.store()?.history(id)?,

@@ -3,11 +3,11 @@
 //! stopped, which denies it). Answers that reach further are remembered where they belong:
 //! "for this conversation" in the conversation's settings, "always" in the app's settings.
 
-use ponder_core::sync::Locked;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
+use ponder_core::sync::Locked;
 use ponder_core::tools::{ApprovalRequest, Approver, Decision, Permissions};
 use tauri::{AppHandle, Manager};
 use tokio_util::sync::CancellationToken;

@@ -2,12 +2,12 @@
 //! one kind joined, and sent by a flusher (the first event after a pause at once, then one
 //! message per `BATCH_EVERY` at most).
 
-use ponder_core::sync::Locked;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ponder_core::chat::ChatEvent;
 use ponder_core::run::{RecordedEvent, RunEvent};
+use ponder_core::sync::Locked;
 use tauri::ipc::Channel;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;

@@ -2,7 +2,6 @@
 //! Rust SDK, its tools listed, its calls made with a deadline, and — for a program — the last
 //! lines it wrote to stderr kept to explain a failure.
 
-use crate::sync::Locked;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,6 +14,7 @@ use serde_json::{Map, Value};
 use super::McpError;
 use super::config::{ServerConfig, Transport};
 use crate::chat::ToolContent;
+use crate::sync::Locked;
 
 /// How many of a program's last stderr lines are kept, and how long each may be. A line is
 /// cut as it is read: a program that writes without end never makes Ponder hold more than

@@ -1,7 +1,6 @@
 //! The servers of one Ponder process: each started on first use, kept while Ponder runs,
 //! started again once if it dies, and stopped on quit.
 
-use crate::sync::Locked;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -10,6 +9,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{CallOutput, Connection, McpError, ServerConfig, ServerTool};
+use crate::sync::Locked;
 
 /// Where a server's secret values come from (the keyring in the app and the CLI).
 pub type SecretSource =

@@ -1,6 +1,5 @@
 //! Running one turn against its provider: send, read the stream, fold it into the answer.
 
-use crate::sync::Locked;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -13,6 +12,7 @@ use crate::providers::error::{ErrorKind, ProviderError};
 use crate::providers::http::{self, AttemptError, HttpConfig};
 use crate::providers::mapper_for;
 use crate::providers::stream::{MAX_EVENT_BYTES, StreamDecoder, join_deltas};
+use crate::sync::Locked;
 
 /// Runs one turn and returns its outcome; the events reach `on_event` as they arrive.
 pub async fn run_turn(

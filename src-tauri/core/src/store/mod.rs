@@ -15,11 +15,11 @@ mod search;
 mod tree;
 mod usage;
 
-use crate::sync::Locked;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::sync::Locked;
 use rusqlite::Connection;
 
 pub use conversations::{Conversation, ConversationSummary, NewConversation, UNTITLED, title_from};

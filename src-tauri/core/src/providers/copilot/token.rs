@@ -2,7 +2,6 @@
 //! anywhere), used until shortly before it expires, and fetched again once when the API
 //! says it is no longer good.
 
-use crate::sync::Locked;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -13,6 +12,7 @@ use super::hosts::Hosts;
 use super::wire::{CopilotTokenResponse, GithubError};
 use crate::providers::error::{ProviderError, from_status};
 use crate::providers::http::HttpConfig;
+use crate::sync::Locked;
 
 /// How long before it expires a token is replaced, when the exchange does not say.
 const EARLY: Duration = Duration::from_secs(5 * 60);
