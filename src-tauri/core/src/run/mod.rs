@@ -9,6 +9,7 @@
 mod record;
 mod session;
 mod setup;
+mod step;
 #[cfg(test)]
 mod tests;
 mod turn;
