@@ -4,9 +4,9 @@
 //! ("Thought for 12 seconds"), tool calls and their output, the text — and is read as one
 //! message. A node with several children is where versions branch.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Built, Draft, ImportError};
 use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
@@ -45,143 +45,17 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
             )));
         }
     }
-    // Depth first from the roots, children in their order: parents come before children.
-    let children = |key: &str| -> Vec<String> {
-        mapping[key]
-            .get("children")
-            .and_then(Value::as_array)
-            .map(|c| {
-                c.iter()
-                    .filter_map(Value::as_str)
-                    .filter(|c| mapping.contains_key(*c))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let parent_of = |key: &str| -> Option<String> {
-        mapping[key]
-            .get("parent")
-            .and_then(Value::as_str)
-            .filter(|p| mapping.contains_key(*p))
-            .map(str::to_owned)
-    };
-    // How many children each node has, counted once: a node with 50,000 regenerated answers
-    // would otherwise have its list copied for each of them.
-    let child_count: HashMap<&str, usize> = mapping
-        .keys()
-        .map(|key| (key.as_str(), children(key).len()))
-        .collect();
-    let mut stack: Vec<String> = mapping
-        .keys()
-        .filter(|k| parent_of(k).is_none())
-        .cloned()
-        .collect();
-    stack.sort();
-    stack.reverse();
-    let mut order = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    while let Some(key) = stack.pop() {
-        if !seen.insert(key.clone()) {
-            continue;
-        }
-        let mut kids = children(&key);
-        kids.reverse();
-        stack.extend(kids);
-        order.push(key);
-    }
-
-    let mut drafts: Vec<Draft> = Vec::new();
-    // Each node's message in Ponder: the draft it went into (by index), if any.
-    let mut group: HashMap<String, usize> = HashMap::new();
-    // What a system message said, for the next answer's notes.
-    let mut pending: Vec<String> = Vec::new();
-    for key in &order {
-        let node = &mapping[key];
+    let tree = Tree::new(mapping);
+    let mut folded = Folded::default();
+    for key in tree.depth_first() {
         let node_path = format!("{path}.mapping.{key}");
-        let parent = parent_of(key);
-        let parent_group = parent.as_deref().and_then(|p| group.get(p)).copied();
-        let message = node.get("message").filter(|m| !m.is_null());
-        let Some(message) = message else {
-            if let Some(g) = parent_group {
-                group.insert(key.clone(), g);
-            }
-            continue;
-        };
-        let role = message
-            .get("author")
-            .and_then(|a| a.get("role"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                ImportError::Invalid(format!("{node_path}.message.author.role is missing"))
-            })?;
-        let content = message.get("content").ok_or_else(|| {
-            ImportError::Invalid(format!("{node_path}.message.content is missing"))
-        })?;
-        let at = ms(message.get("create_time")).unwrap_or(created_at);
-        if role == "system" {
-            let said = plain_text(content);
-            if !said.trim().is_empty() {
-                pending.push(format!(
-                    "ChatGPT's system message, not sent again: {}",
-                    said.trim()
-                ));
-            }
-            if let Some(g) = parent_group {
-                group.insert(key.clone(), g);
-            }
-            continue;
-        }
-        let is_user = role == "user";
-        let joins = !is_user
-            && parent_group.is_some_and(|g| drafts[g].role == Role::Assistant)
-            && parent
-                .as_deref()
-                .is_some_and(|p| child_count.get(p) == Some(&1));
-        let g = if joins {
-            parent_group.unwrap_or_default()
-        } else {
-            drafts.push(Draft {
-                key: key.clone(),
-                parent: parent_group.map(|g| drafts[g].key.clone()),
-                role: if is_user { Role::User } else { Role::Assistant },
-                parts: Vec::new(),
-                model: None,
-                created_at: at,
-                updated_at: at,
-                thinking_ms: None,
-                notes: Vec::new(),
-                noted: std::collections::HashSet::new(),
-            });
-            drafts.len() - 1
-        };
-        group.insert(key.clone(), g);
-        let draft = &mut drafts[g];
-        draft.updated_at = draft.updated_at.max(at);
-        if let Some(model) = message
-            .get("metadata")
-            .and_then(|m| m.get("model_slug"))
-            .and_then(Value::as_str)
-        {
-            draft.model = Some(model.to_owned());
-        }
-        if draft.role == Role::Assistant {
-            for note in pending.drain(..) {
-                draft.note(note);
-            }
-        }
-        let name = message
-            .get("author")
-            .and_then(|a| a.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("a tool");
-        read_content(content, role, name, draft, &node_path)?;
+        folded.node(&tree, &key, &node_path, created_at)?;
     }
     let leaf = item
         .get("current_node")
         .and_then(Value::as_str)
-        .and_then(|c| group.get(c))
-        .map(|g| drafts[*g].key.clone());
+        .and_then(|c| folded.group.get(c))
+        .map(|g| folded.drafts[*g].key.clone());
     Ok(Built {
         app: APP,
         source_id,
@@ -196,9 +70,190 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
             .get("is_archived")
             .and_then(Value::as_bool)
             .unwrap_or(false),
-        drafts,
+        drafts: folded.drafts,
         leaf,
     })
+}
+
+/// The nodes of a conversation, as a tree.
+struct Tree<'a> {
+    mapping: &'a Map<String, Value>,
+    /// How many children each node has, counted once: a node with 50,000 regenerated answers
+    /// would otherwise have its list copied for each of them.
+    child_count: HashMap<&'a str, usize>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(mapping: &'a Map<String, Value>) -> Self {
+        let mut tree = Self {
+            mapping,
+            child_count: HashMap::new(),
+        };
+        tree.child_count = mapping
+            .keys()
+            .map(|key| (key.as_str(), tree.children(key).len()))
+            .collect();
+        tree
+    }
+
+    /// A node's children that are in the mapping, in their order.
+    fn children(&self, key: &str) -> Vec<String> {
+        self.mapping[key]
+            .get("children")
+            .and_then(Value::as_array)
+            .map(|c| {
+                c.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|c| self.mapping.contains_key(*c))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn parent_of(&self, key: &str) -> Option<String> {
+        self.mapping[key]
+            .get("parent")
+            .and_then(Value::as_str)
+            .filter(|p| self.mapping.contains_key(*p))
+            .map(str::to_owned)
+    }
+
+    fn is_only_child_of(&self, parent: &str) -> bool {
+        self.child_count.get(parent) == Some(&1)
+    }
+
+    /// Depth first from the roots, children in their order: parents come before children.
+    /// A node reached twice (the file's links make a loop or a join) is read once.
+    fn depth_first(&self) -> Vec<String> {
+        let mut stack: Vec<String> = self
+            .mapping
+            .keys()
+            .filter(|k| self.parent_of(k).is_none())
+            .cloned()
+            .collect();
+        stack.sort();
+        stack.reverse();
+        let mut order = Vec::new();
+        let mut seen = HashSet::new();
+        while let Some(key) = stack.pop() {
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let mut kids = self.children(&key);
+            kids.reverse();
+            stack.extend(kids);
+            order.push(key);
+        }
+        order
+    }
+}
+
+/// The messages read so far, and which node went into which.
+#[derive(Default)]
+struct Folded {
+    drafts: Vec<Draft>,
+    /// Each node's message in Ponder: the draft it went into (by index), if any.
+    group: HashMap<String, usize>,
+    /// What a system message said, for the next answer's notes.
+    pending: Vec<String>,
+}
+
+impl Folded {
+    /// Reads one node into the message it belongs to: a new one, or the answer its parent
+    /// began when it is that answer's only continuation.
+    fn node(
+        &mut self,
+        tree: &Tree<'_>,
+        key: &str,
+        node_path: &str,
+        default_at: i64,
+    ) -> Result<(), ImportError> {
+        let parent = tree.parent_of(key);
+        let parent_group = parent.as_deref().and_then(|p| self.group.get(p)).copied();
+        let Some(message) = tree.mapping[key].get("message").filter(|m| !m.is_null()) else {
+            self.pass_through(key, parent_group);
+            return Ok(());
+        };
+        let author = message.get("author");
+        let role = author
+            .and_then(|a| a.get("role"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ImportError::Invalid(format!("{node_path}.message.author.role is missing"))
+            })?;
+        let content = message.get("content").ok_or_else(|| {
+            ImportError::Invalid(format!("{node_path}.message.content is missing"))
+        })?;
+        if role == "system" {
+            let said = plain_text(content);
+            if !said.trim().is_empty() {
+                self.pending.push(format!(
+                    "ChatGPT's system message, not sent again: {}",
+                    said.trim()
+                ));
+            }
+            self.pass_through(key, parent_group);
+            return Ok(());
+        }
+        let at = ms(message.get("create_time")).unwrap_or(default_at);
+        let joins = role != "user"
+            && parent_group.is_some_and(|g| self.drafts[g].role == Role::Assistant)
+            && parent.as_deref().is_some_and(|p| tree.is_only_child_of(p));
+        let g = match parent_group.filter(|_| joins) {
+            Some(g) => g,
+            None => self.start(key, role, parent_group, at),
+        };
+        self.group.insert(key.to_owned(), g);
+        let draft = &mut self.drafts[g];
+        draft.updated_at = draft.updated_at.max(at);
+        if let Some(model) = message
+            .get("metadata")
+            .and_then(|m| m.get("model_slug"))
+            .and_then(Value::as_str)
+        {
+            draft.model = Some(model.to_owned());
+        }
+        if draft.role == Role::Assistant {
+            for note in self.pending.drain(..) {
+                draft.note(note);
+            }
+        }
+        let name = author
+            .and_then(|a| a.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("a tool");
+        read_content(content, role, name, draft, node_path)
+    }
+
+    /// A node with nothing of its own to show belongs to its parent's message, so that its
+    /// children follow that message.
+    fn pass_through(&mut self, key: &str, parent_group: Option<usize>) {
+        if let Some(g) = parent_group {
+            self.group.insert(key.to_owned(), g);
+        }
+    }
+
+    /// A new message for `key`, after its parent's; its index.
+    fn start(&mut self, key: &str, role: &str, parent_group: Option<usize>, at: i64) -> usize {
+        self.drafts.push(Draft {
+            key: key.to_owned(),
+            parent: parent_group.map(|g| self.drafts[g].key.clone()),
+            role: if role == "user" {
+                Role::User
+            } else {
+                Role::Assistant
+            },
+            parts: Vec::new(),
+            model: None,
+            created_at: at,
+            updated_at: at,
+            thinking_ms: None,
+            notes: Vec::new(),
+            noted: HashSet::new(),
+        });
+        self.drafts.len() - 1
+    }
 }
 
 /// The strings of `parts`, or `text`, whatever the content type.
