@@ -14,9 +14,25 @@ impl PlanBuilder<'_> {
         default: Effort,
         can_disable: bool,
     ) {
-        let (effort, suffix) = match choice {
+        let Some((effort, suffix)) = self.effort_for(choice, values, default, can_disable) else {
+            return self.effort_disabled();
+        };
+        self.describe_effort(choice, effort, suffix);
+        self.send_effort(effort);
+    }
+
+    /// The effort a choice stands for on this model, and what to add to its feedback; none
+    /// when the model is switched off another way.
+    fn effort_for(
+        &mut self,
+        choice: Choice,
+        values: &[Effort],
+        default: Effort,
+        can_disable: bool,
+    ) -> Option<(Effort, &'static str)> {
+        Some(match choice {
             Choice::Off if values.contains(&Effort::None) => (Effort::None, ""),
-            Choice::Off if can_disable => return self.effort_disabled(),
+            Choice::Off if can_disable => return None,
             Choice::Off => {
                 self.cannot_disable();
                 (default, " (default)")
@@ -50,7 +66,11 @@ impl PlanBuilder<'_> {
                 (pick_effort(level, values), "")
             }
             Choice::Default => unreachable!("handled before the model's kind"),
-        };
+        })
+    }
+
+    /// What the feedback line says the effort means.
+    fn describe_effort(&mut self, choice: Choice, effort: Effort, suffix: &str) {
         if effort == Effort::None {
             self.meaning = Meaning::value(MeaningKind::Disabled, "none");
             self.thinking = "off".to_owned();
@@ -82,6 +102,10 @@ impl PlanBuilder<'_> {
                 ));
             }
         }
+    }
+
+    /// The effort in the provider's own parameter.
+    fn send_effort(&mut self, effort: Effort) {
         let value = effort.as_str();
         if self.dialect() == Dialect::Copilot
             && effort != Effort::None

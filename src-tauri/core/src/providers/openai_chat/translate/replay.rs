@@ -5,6 +5,11 @@
 
 use serde_json::Value;
 
+use crate::catalog::ReplayRule as Rule;
+use crate::providers::openai_chat::wire::MessageParam;
+use crate::providers::request::{note, note_foreign};
+use crate::reasoning::settings::ThoughtFormat;
+
 /// One earlier assistant turn as its reasoning is sent back.
 pub(super) struct Step<'a> {
     pub(super) rule: crate::catalog::ReplayRule,
@@ -23,130 +28,105 @@ pub(super) struct Step<'a> {
 
 /// Puts an earlier turn's reasoning on its message in the field its vendor reads back, as the
 /// vendor's rule says (or leaves it out, with the notice why).
-pub(super) fn reasoning_back(
-    step: &Step<'_>,
-    out: &mut crate::providers::openai_chat::wire::MessageParam,
-    notices: &mut Vec<String>,
-) {
-    use crate::catalog::ReplayRule as Rule;
-    use crate::providers::request::{note, note_foreign};
-
-    let Step {
-        rule,
-        replay,
-        thoughts,
-        wants,
-        tool_turn,
-        native,
-        kept,
-        verbatim,
-        message,
-        input,
-    } = *step;
-    match rule {
-        Rule::NeverSend => {
-            if wants {
-                note(
-                    notices,
-                    format!(
-                        "{} rejects earlier reasoning, so it was left out",
-                        input.model.id
-                    ),
-                );
-            }
-        }
+pub(super) fn reasoning_back(step: &Step<'_>, out: &mut MessageParam, notices: &mut Vec<String>) {
+    match step.rule {
+        Rule::NeverSend => step.left_out(notices, "rejects earlier reasoning"),
         Rule::ReasoningContentOnToolTurns => {
-            if (wants || tool_turn) && !thoughts.is_empty() && native {
-                out.reasoning_content = Some(thoughts.to_owned());
-                if tool_turn && !kept {
-                    note(
-                        notices,
-                        format!(
-                            "Reasoning of tool-call turns was sent back: {} requires it",
-                            input.model.provider.name
-                        ),
-                    );
-                }
+            if (step.wants || step.tool_turn) && !step.thoughts.is_empty() && step.native {
+                out.reasoning_content = Some(step.thoughts.to_owned());
+                step.required(notices, |vendor| {
+                    format!("Reasoning of tool-call turns was sent back: {vendor} requires it")
+                });
             } else {
-                note_foreign(notices, message, input.model, wants && !native);
+                step.foreign(notices);
             }
         }
-        Rule::ReasoningDetails => {
-            if let Some(details) = replay
-                .and_then(|r| r.get("reasoning_details"))
-                .filter(|_| wants || tool_turn)
-            {
+        Rule::ReasoningDetails => match step.replayed("reasoning_details") {
+            Some(details) => {
                 out.reasoning_details = Some(details.clone());
-                if tool_turn && !kept {
-                    note(
-                        notices,
-                        format!(
-                            "Reasoning details of tool-call turns were sent back: {} requires them",
-                            input.model.provider.name
-                        ),
-                    );
-                }
-            } else {
-                note_foreign(notices, message, input.model, wants && !native);
+                step.required(notices, |vendor| {
+                    format!(
+                        "Reasoning details of tool-call turns were sent back: {vendor} requires them"
+                    )
+                });
             }
-        }
-        Rule::ReasoningOpaque => {
-            // The thoughts go back only with their signature, and only to the model
-            // that signed them: Copilot checks one against the other.
-            let opaque = replay
-                .and_then(|r| r.get("reasoning_opaque"))
-                .and_then(Value::as_str)
-                .filter(|_| wants || tool_turn);
-            if let Some(opaque) = opaque {
-                out.reasoning_text = Some(thoughts.to_owned());
+            None => step.foreign(notices),
+        },
+        // The thoughts go back only with their signature, and only to the model that signed
+        // them: Copilot checks one against the other.
+        Rule::ReasoningOpaque => match step.replayed("reasoning_opaque").and_then(Value::as_str) {
+            Some(opaque) => {
+                out.reasoning_text = Some(step.thoughts.to_owned());
                 out.reasoning_opaque = Some(opaque.to_owned());
-                if tool_turn && !kept {
-                    note(
-                        notices,
-                        format!(
-                            "Reasoning of tool-call turns was sent back with its signature: {} requires it",
-                            input.model.provider.name
-                        ),
-                    );
-                }
-            } else {
-                note_foreign(notices, message, input.model, wants && !native);
+                step.required(notices, |vendor| {
+                    format!(
+                        "Reasoning of tool-call turns was sent back with its signature: {vendor} requires it"
+                    )
+                });
             }
-        }
+            None => step.foreign(notices),
+        },
         Rule::Verbatim => {
             // The whole message goes back as it came: inline `<think>` in the content, or
             // `reasoning_details` when the request split the reasoning out.
-            if let Some(details) = replay.and_then(|r| r.get("reasoning_details")) {
+            if let Some(details) = step.replay.and_then(|r| r.get("reasoning_details")) {
                 out.reasoning_details = Some(details.clone());
             }
-            if verbatim && !kept && message.thinking().next().is_some() {
+            if step.verbatim && !step.kept && step.message.thinking().next().is_some() {
                 note(
                     notices,
                     format!(
                         "Earlier replies were sent back verbatim, thoughts included: {} requires it",
-                        input.model.provider.name
+                        step.input.model.provider.name
                     ),
                 );
             }
         }
         Rule::Optional => {
             // Plain text from any origin is fine as `reasoning_content` where the server reads it.
-            if wants && input.settings.format == crate::reasoning::settings::ThoughtFormat::Field {
-                out.reasoning_content = Some(thoughts.to_owned());
+            if step.wants && step.input.settings.format == ThoughtFormat::Field {
+                out.reasoning_content = Some(step.thoughts.to_owned());
             }
         }
         // OpenAI's and xAI's Chat Completions take no reasoning back (their reasoning
         // round-trips only through the Responses API), and strict servers reject the field.
         Rule::SignedBlocks | Rule::ReasoningItems | Rule::ThoughtSignatures | Rule::None => {
-            if wants {
-                note(
-                    notices,
-                    format!(
-                        "{} takes no earlier reasoning on this API, so it was left out",
-                        input.model.id
-                    ),
-                );
-            }
+            step.left_out(notices, "takes no earlier reasoning on this API");
         }
+    }
+}
+
+impl Step<'_> {
+    /// A field of the vendor's own turn, when it goes back: the settings keep the thoughts,
+    /// or the vendor needs them on tool-call turns.
+    fn replayed(&self, field: &str) -> Option<&Value> {
+        self.replay
+            .and_then(|r| r.get(field))
+            .filter(|_| self.wants || self.tool_turn)
+    }
+
+    /// Tells the user that reasoning the settings would leave out went back on a tool-call
+    /// turn, because the vendor needs it there.
+    fn required(&self, notices: &mut Vec<String>, notice: impl FnOnce(&str) -> String) {
+        if self.tool_turn && !self.kept {
+            note(notices, notice(&self.input.model.provider.name));
+        }
+    }
+
+    /// Tells the user that reasoning the settings wanted sent was left out, and why.
+    fn left_out(&self, notices: &mut Vec<String>, why: &str) {
+        if self.wants {
+            let model = &self.input.model.id;
+            note(notices, format!("{model} {why}, so it was left out"));
+        }
+    }
+
+    fn foreign(&self, notices: &mut Vec<String>) {
+        note_foreign(
+            notices,
+            self.message,
+            self.input.model,
+            self.wants && !self.native,
+        );
     }
 }
