@@ -25,7 +25,7 @@ pub fn index_soon(store: Arc<Store>) {
             // app idles, which is most of its life.
             let _ = store.release_memory();
             // Once, with the turn's own request freed (it asked already; this moves it later).
-            crate::memory::give_back_soon();
+            crate::heap_trim::give_back_soon();
         })
         .await;
     });

@@ -3,16 +3,16 @@
 mod commands;
 mod consent;
 mod error;
+mod heap_trim;
 mod indexing;
 mod ipc;
-#[cfg(test)]
-mod ipc_types;
-mod memory;
 mod quit;
 mod relay;
 mod settings;
 mod startup;
 mod state;
+#[cfg(test)]
+mod ts_bindings;
 pub mod webview;
 
 use tauri::Manager;

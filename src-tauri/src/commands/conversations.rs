@@ -27,7 +27,7 @@ pub fn get_conversation(
     tail: Option<u32>,
 ) -> Result<ConversationView, IpcError> {
     let view = read_view(&state, &id, tail.map(|count| count as usize));
-    crate::memory::give_back_soon();
+    crate::heap_trim::give_back_soon();
     view
 }
 
@@ -42,7 +42,7 @@ pub fn earlier_messages(
     let conversation = store.message(&message_id)?.conversation_id;
     let messages = store.messages_above(&message_id)?;
     let versions = store.versions(&conversation)?;
-    crate::memory::give_back_soon();
+    crate::heap_trim::give_back_soon();
     Ok(MessageView::with_versions(
         &messages,
         &versions,

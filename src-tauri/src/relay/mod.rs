@@ -87,7 +87,7 @@ pub fn spawn(
             let _ = channel.send(event);
         }
         // The request carried the whole history (thoughts and all), now freed.
-        crate::memory::give_back_soon();
+        crate::heap_trim::give_back_soon();
         crate::indexing::index_soon(store.clone());
         let terminal = terminal::event(result, &store, &state.prices(), level);
         guard.channel = None;

@@ -1,5 +1,5 @@
-// Generated from the Rust types of the IPC contract by src-tauri/src/ipc_types.rs.
-// Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ipc_types` after changing them.
+// Generated from the Rust types of the IPC contract by src-tauri/src/ts_bindings.rs.
+// Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ts_bindings` after changing them.
 
 export type Choice = "default" | "off" | "minimal" | "low" | "medium" | "high" | "max" | number;
 

@@ -1,5 +1,5 @@
 // The shapes that cross IPC. Everything the backend sends or takes is generated from the Rust
-// types into `ipc-generated.ts` (src-tauri/src/ipc_types.rs; a test fails when it is stale);
+// types into `ipc-generated.ts` (src-tauri/src/ts_bindings.rs; a test fails when it is stale);
 // this file gives some of them the names the UI uses and adds what only the UI needs.
 import type * as Ipc from './ipc-generated';
 

@@ -13,10 +13,10 @@
 //! block is a 400. Outside tool loops earlier thoughts may be left out; the API drops what
 //! the model does not use. Thinking blocks take no `cache_control`.
 
-mod hot;
+mod delta_fast_path;
 pub mod translate;
-mod whole;
+mod whole_response;
 pub mod wire;
 
 pub use translate::EventMapper;
-pub use whole::parse_response;
+pub use whole_response::parse_response;

@@ -51,7 +51,7 @@ impl EventMapper {
     pub fn on_data(&mut self, data: &str, out: &mut Vec<ChatEvent>) {
         // Nearly every event of a long stream is a block's delta: applied as it is read,
         // without going through the enum of every event and its match.
-        if let Some((index, delta)) = super::hot::delta(data) {
+        if let Some((index, delta)) = super::delta_fast_path::delta(data) {
             self.delta(index, delta, out);
             return;
         }

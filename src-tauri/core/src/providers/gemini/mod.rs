@@ -12,8 +12,8 @@
 //! themselves need not be sent back.
 
 pub mod translate;
-mod whole;
+mod whole_response;
 pub mod wire;
 
 pub use translate::EventMapper;
-pub use whole::parse_response;
+pub use whole_response::parse_response;

@@ -13,8 +13,8 @@
 //! reasoner, which rejects it. Otherwise thoughts stay out unless the conversation asks.
 
 pub mod translate;
-mod whole;
+mod whole_response;
 pub mod wire;
 
 pub use translate::{EventMapper, InlineThoughts};
-pub use whole::parse_response;
+pub use whole_response::parse_response;

@@ -13,8 +13,8 @@
 //! without its reasoning, is a 400. In plain chat the reasoning items may be left out.
 
 pub mod translate;
-mod whole;
+mod whole_response;
 pub mod wire;
 
 pub use translate::EventMapper;
-pub use whole::parse_response;
+pub use whole_response::parse_response;

@@ -1,7 +1,7 @@
-//! The TypeScript side of the IPC contract, generated from the Rust types that cross it.
+//! The TypeScript bindings of the IPC contract, generated from the Rust types that cross it.
 //!
 //! `ui/src/lib/ipc-generated.ts` is written from these declarations; the test below fails when
-//! it is out of date (`PONDER_BLESS=1 cargo test -p ponder ipc_types` writes it again), so a
+//! it is out of date (`PONDER_BLESS=1 cargo test -p ponder ts_bindings` writes it again), so a
 //! change on one side that the other does not know about cannot pass unnoticed.
 
 use ts_rs::TS;
@@ -134,8 +134,8 @@ fn generated() -> String {
         declare::<StreamEvent>(),
     ];
     format!(
-        "// Generated from the Rust types of the IPC contract by src-tauri/src/ipc_types.rs.\n\
-         // Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ipc_types` after changing them.\n\n{}\n{}",
+        "// Generated from the Rust types of the IPC contract by src-tauri/src/ts_bindings.rs.\n\
+         // Do not edit: run `PONDER_BLESS=1 cargo test -p ponder ts_bindings` after changing them.\n\n{}\n{}",
         declarations.join("\n"),
         commands::declare(&commands::read())
     )
@@ -151,7 +151,7 @@ fn the_generated_typescript_is_current() {
     let stored = std::fs::read_to_string(FILE).unwrap_or_default();
     assert!(
         stored == fresh,
-        "{FILE} is out of date with the Rust types; run `PONDER_BLESS=1 cargo test -p ponder ipc_types` and check the difference"
+        "{FILE} is out of date with the Rust types; run `PONDER_BLESS=1 cargo test -p ponder ts_bindings` and check the difference"
     );
 }
 
