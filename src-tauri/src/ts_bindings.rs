@@ -38,8 +38,8 @@ use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{
-    ConversationView, MessageView, ModelView, PartView, ProviderView, RefreshReport, SendRequest,
-    StreamEvent, TranslatePreview, VersionView,
+    ConversationView, MessageView, ModelView, PartView, ProviderView, RefreshReport, RerunRequest,
+    RerunShows, SendRequest, StreamEvent, TranslatePreview, VersionView,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
 use crate::startup::{ProblemFile, Remedy, StartupProblem};
@@ -130,6 +130,8 @@ fn generated() -> String {
         declare::<Decision>(),
         // A turn
         declare::<SendRequest>(),
+        declare::<RerunRequest>(),
+        declare::<RerunShows>(),
         declare::<Sent>(),
         declare::<StreamEvent>(),
     ];

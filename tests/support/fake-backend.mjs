@@ -1150,7 +1150,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       const runId = startRun(c, user?.id ?? '', c.settings.choice, onEvent);
       return { runId, conversationId: c.id };
     },
-    rerun: ({ messageId, provider: pid, model, choice, beside, onEvent }) => {
+    rerun: ({ request: { messageId, provider: pid, model, choice, shows }, onEvent }) => {
+      const beside = shows === 'current';
       const c = [...conversations.values()].find((x) => x.messages.some((m) => m.id === messageId)) ?? fail('notFound', 'no such message');
       const at = c.messages.findIndex((m) => m.id === messageId);
       // Another answer to a question, kept beside the one shown (or still streaming).

@@ -130,8 +130,8 @@ describe('versions of a message', () => {
     await answer.getByTestId('versions').waitFor();
     assert.equal(await countOf(answer), '2 / 2');
     assert.match(await answer.getByTestId('message-meta').textContent(), /claude-haiku-4-5 · high/);
-    const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'rerun')?.args);
-    assert.deepEqual({ provider: call.provider, model: call.model, choice: call.choice }, { provider: 'anthropic', model: 'claude-haiku-4-5', choice: 'high' });
+    const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'rerun')?.args.request);
+    assert.deepEqual({ provider: call.provider, model: call.model, choice: call.choice, shows: call.shows }, { provider: 'anthropic', model: 'claude-haiku-4-5', choice: 'high', shows: 'new' });
     assert.equal((await page.getByTestId('model-button').textContent()).trim(), before, 'the conversation keeps its model and level');
     await answer.getByTestId('version-previous').click();
     await page.waitForFunction(() => /claude-sonnet-4-5 · medium/.test(document.querySelector('[data-testid="message-meta"]')?.textContent ?? ''));
@@ -249,9 +249,10 @@ describe('ask at several levels', () => {
         ['send_message', 'rerun'],
       );
       assert.equal(calls[0].args.request.once, 'low');
-      assert.equal(calls[1].args.choice, 'high');
+      assert.equal(calls[1].args.request.choice, 'high');
+      assert.equal(calls[1].args.request.shows, 'current', 'the answer shown stays shown');
       const question = await page.evaluate(() => [...window.__fake.conversations.values()][0].messages.find((m) => m.role === 'user').id);
-      assert.equal(calls[1].args.messageId, question, 'the stored question is answered again');
+      assert.equal(calls[1].args.request.messageId, question, 'the stored question is answered again');
       assert.equal(await page.getByTestId('message-user').count(), 1, 'asked once');
       const answer = page.getByTestId('message-assistant');
       await answer.getByTestId('versions').waitFor();

@@ -10,7 +10,7 @@ use tauri::{AppHandle, Manager, State};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{IpcError, IpcErrorCode};
-use crate::ipc::{SendRequest, StreamEvent};
+use crate::ipc::{RerunRequest, RerunShows, SendRequest, StreamEvent};
 use crate::relay::{self, Run};
 use crate::state::AppState;
 
@@ -46,33 +46,26 @@ pub async fn regenerate(
 }
 
 /// Answers a question again with another model and level ("Rerun with…"): another version
-/// beside the others, to compare. The conversation keeps its own model and level. `beside`:
-/// the answer shown stays shown (the question asked at several levels at once).
+/// beside the others, to compare. The conversation keeps its own model and level.
 #[tauri::command]
-#[allow(clippy::too_many_arguments)]
 pub async fn rerun(
     app: AppHandle,
     state: State<'_, AppState>,
-    message_id: String,
-    provider: String,
-    model: String,
-    choice: ponder_core::reasoning::Choice,
-    beside: Option<bool>,
+    request: RerunRequest,
     on_event: Channel<StreamEvent>,
 ) -> Result<Sent, IpcError> {
-    let question = question_of(&state, &message_id)?;
-    let request = SendRequest {
-        provider,
-        model,
-        once: Some(choice),
+    let question = question_of(&state, &request.message_id)?;
+    let send = SendRequest {
+        provider: request.provider,
+        model: request.model,
+        once: Some(request.choice),
         ..resend(&state, &question.id, question.message.text())?
     };
-    let place = if beside.unwrap_or(false) {
-        Place::Beside(question.id)
-    } else {
-        Place::Once(question.id)
+    let place = match request.shows {
+        RerunShows::New => Place::Once(question.id),
+        RerunShows::Current => Place::Beside(question.id),
     };
-    start(app.clone(), request, place, on_event).await
+    start(app.clone(), send, place, on_event).await
 }
 
 /// The question an answer answers, whichever version the conversation shows.

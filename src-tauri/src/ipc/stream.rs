@@ -116,3 +116,29 @@ pub struct SendRequest {
     #[serde(default)]
     pub once: Option<Choice>,
 }
+
+/// Another answer to a stored question with another model and level ("Rerun with…"), to
+/// compare: another version beside the others. The conversation keeps its own model and level.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct RerunRequest {
+    /// The answer (or question) to answer again.
+    pub message_id: String,
+    pub provider: String,
+    pub model: String,
+    pub choice: Choice,
+    pub shows: RerunShows,
+}
+
+/// Which answer the conversation shows once the rerun has started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum RerunShows {
+    /// The new one.
+    New,
+    /// The one shown now; the new one is kept beside it (the question asked at several
+    /// levels at once).
+    Current,
+}

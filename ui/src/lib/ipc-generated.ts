@@ -521,6 +521,14 @@ choice: Choice,
  */
 once: Choice | null, };
 
+export type RerunRequest = { 
+/**
+ * The answer (or question) to answer again.
+ */
+messageId: string, provider: string, model: string, choice: Choice, shows: RerunShows, };
+
+export type RerunShows = "new" | "current";
+
 export type Sent = { runId: string, conversationId: string, };
 
 export type StreamEvent = { "type": "started", runId: string, 
@@ -556,7 +564,7 @@ export interface Commands {
   quit: { args: Record<string, never>; result: null };
   send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
   regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
-  rerun: { args: { messageId: string; provider: string; model: string; choice: Choice; beside?: boolean | null }; result: Sent; events: StreamEvent };
+  rerun: { args: { request: RerunRequest }; result: Sent; events: StreamEvent };
   edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
   cancel_run: { args: { runId: string }; result: null };
   list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };

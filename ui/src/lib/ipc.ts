@@ -198,9 +198,7 @@ export const ipc = {
   regenerate: (messageId: string, onEvent: (event: StreamEvent) => void) =>
     startRun('regenerate', { messageId }, onEvent),
   /** Another answer to the same question with another model and level, beside the others. */
-  /** `beside`: the answer shown stays shown (the question asked at several levels at once). */
-  rerun: (messageId: string, provider: string, model: string, choice: Choice, onEvent: (event: StreamEvent) => void, beside = false) =>
-    startRun('rerun', { messageId, provider, model, choice, beside }, onEvent),
+  rerun: (request: Ipc.RerunRequest, onEvent: (event: StreamEvent) => void) => startRun('rerun', { request }, onEvent),
   editAndResend: (messageId: string, text: string, onEvent: (event: StreamEvent) => void) =>
     startRun('edit_and_resend', { messageId, text }, onEvent),
   cancelRun: (runId: string) => call('cancel_run', { runId }),

@@ -214,7 +214,7 @@ export class Sending {
         kind === 'edit'
           ? await ipc.editAndResend(messageId, text, onEvent)
           : kind === 'rerun' && rerun
-            ? await ipc.rerun(messageId, rerun.model.provider, rerun.model.id, rerun.choice, onEvent)
+            ? await ipc.rerun({ messageId, provider: rerun.model.provider, model: rerun.model.id, choice: rerun.choice, shows: 'new' }, onEvent)
             : await ipc.regenerate(messageId, onEvent);
       this.parts.runs.started(key, started.runId);
     } catch (raw) {

@@ -85,7 +85,8 @@ export class SeveralLevels {
 
   private async start(key: string, batch: Batch, level: Level, question: string, provider: string, model: string): Promise<void> {
     try {
-      const sent = await ipc.rerun(question, provider, model, level.choice, (event) => this.onEvent(key, batch, level, event), true);
+      const request = { messageId: question, provider, model, choice: level.choice, shows: 'current' } as const;
+      const sent = await ipc.rerun(request, (event) => this.onEvent(key, batch, level, event));
       level.runId = sent.runId;
       if (level.stopWanted && !ENDED.includes(level.phase)) await ipc.cancelRun(sent.runId).catch(() => {});
     } catch (raw) {
