@@ -1,85 +1,24 @@
 //! Request goldens: hand-built conversations turned into provider request bodies by
 //! `providers::to_wire`, compared exactly with committed files under
-//! `tests/fixtures/requests/<case>.snap` (`{"body": …, "notices": […]}`).
+//! `tests/fixtures/requests/<case>.snap` (`{"body": …, "notices": […]}`), where `<case>`
+//! is the test function's name (`golden!`).
 //!
 //! The rules are each provider's round-trip rules (see each protocol's module documentation)
 //! and the conversation's thought settings. Each case also asserts the rule it is about, so a
-//! wrongly blessed file still fails, and every case checks that no thought text is ever sent
-//! back as an assistant message's visible text.
-//!
-//! Regenerate the files after a deliberate change with `INSTA_UPDATE=always`, then read every
-//! changed file against the rules before committing it.
+//! wrongly blessed file still fails; the rules every request keeps whatever its protocol (no
+//! thought sent back as visible text, no model sent another model's signatures) are checked
+//! on every case by `Case::send` (see `conformance`).
 
-use std::path::PathBuf;
-
-use ponder_core::catalog::{Catalog, ModelInfo};
-use ponder_core::chat::{
-    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
-    ToolResult,
-};
-use ponder_core::providers::request::{WireInput, WireRequest};
-use ponder_core::providers::to_wire;
-use ponder_core::reasoning::{
-    ApiChoice, Choice, Overrides, ReasoningSettings, StripFromContext, TurnContext, translate,
-};
+use ponder_core::chat::{Message, Origin, Part, Role, ThinkingBlock, ThoughtSource};
+use ponder_core::reasoning::{ApiChoice, Choice, ReasoningSettings, StripFromContext};
 use serde_json::{Value, json};
 
-/// Every golden file this module owns (a file not listed here is stray).
-const CASES: &[&str] = &[
-    "first_turn_anthropic_sonnet45_medium",
-    "first_turn_responses_o3_high",
-    "first_turn_chat_o3_high",
-    "first_turn_gemini25_pro_high",
-    "first_turn_gemini3_pro_low",
-    "first_turn_deepseek_v4_pro_high",
-    "first_turn_ollama_qwen3_high",
-    "anthropic_after_thinking_default",
-    "anthropic_after_thinking_include",
-    "anthropic_after_redacted_include",
-    "anthropic_after_redacted_default",
-    "anthropic_tool_turn_redacted_default",
-    "switch_anthropic_to_responses",
-    "switch_anthropic_to_gemini3",
-    "switch_anthropic_to_deepseek_v4",
-    "deepseek_reasoner_include",
-    "deepseek_reasoner_default",
-    "deepseek_r1_include",
-    "copilot_gemini_opaque_tool_turn_default",
-    "deepseek_v4_tool_turn_default",
-    "kimi_k25_tool_turn_default",
-    "gemini3_signatures_default",
-    "gemini3_signatures_include",
-    "responses_encrypted_default",
-    "responses_encrypted_include",
-    "chat_o3_after_responses_turn_include",
-    "minimax_think_tags_verbatim",
-    "minimax_reasoning_details_default",
-    "openrouter_reasoning_details_default",
-    "openrouter_reasoning_details_include",
-    "ollama_qwen3_after_thinking_include",
-    "seed001_deepseek_v4_all_but_last_include",
-    "seed001_deepseek_v4_all_but_last_exclude",
-    "seed001_deepseek_v4_none_include",
-    "seed001_anthropic_all_but_last_include",
-    "seed001_anthropic_all_but_last_exclude",
-    "seed001_anthropic_none_include",
-];
-
-const SYSTEM: &str = "You are Ponder, a careful assistant. Answer briefly.";
+use crate::case::{Case, SYSTEM, Sent, TOOL_RESULT, assistant, call, include, text, thought, user};
+use crate::conformance::foreign_secrets;
+use crate::golden::golden;
 
 // ---------------------------------------------------------------------------------------
 // Building conversations
-
-fn defaults() -> ReasoningSettings {
-    ReasoningSettings::default()
-}
-
-fn include() -> ReasoningSettings {
-    ReasoningSettings {
-        include_in_context: true,
-        ..ReasoningSettings::default()
-    }
-}
 
 fn settings(strip: StripFromContext, include_in_context: bool) -> ReasoningSettings {
     ReasoningSettings {
@@ -87,22 +26,6 @@ fn settings(strip: StripFromContext, include_in_context: bool) -> ReasoningSetti
         include_in_context,
         ..ReasoningSettings::default()
     }
-}
-
-fn user(text: &str) -> Message {
-    Message::user(text)
-}
-
-fn text(text: &str) -> Part {
-    Part::Text { text: text.into() }
-}
-
-fn thought(text: &str, source: ThoughtSource) -> Part {
-    Part::Thinking(ThinkingBlock {
-        text: text.into(),
-        source: Some(source),
-        ..ThinkingBlock::default()
-    })
 }
 
 /// An Anthropic thinking block with its signature.
@@ -131,38 +54,6 @@ fn thought_with_data(text: &str, source: ThoughtSource, data: Value) -> Part {
         provider_data: Some(data),
         ..ThinkingBlock::default()
     })
-}
-
-fn call(id: &str, name: &str, arguments: &str) -> Part {
-    Part::ToolCall(ToolCall {
-        id: id.into(),
-        name: name.into(),
-        arguments: arguments.into(),
-    })
-}
-
-/// An assistant turn from `provider`/`model`, with the provider-native turn the mapper kept
-/// (`replay_model` is the model id the provider reported, often a dated snapshot).
-fn assistant(
-    provider: &str,
-    model: &str,
-    replay_model: &str,
-    parts: Vec<Part>,
-    content: Value,
-) -> Message {
-    Message {
-        role: Role::Assistant,
-        parts,
-        origin: Some(Origin {
-            provider: provider.into(),
-            model: model.into(),
-        }),
-        replay: Some(Replay {
-            provider: provider.into(),
-            model: replay_model.into(),
-            content,
-        }),
-    }
 }
 
 // Anthropic, claude-sonnet-4-5.
@@ -265,188 +156,6 @@ const WEATHER_CALL: (&str, &str, &str) = (
 const T_TOOL: &str =
     "To answer I need today's Paris forecast, which only the get_weather tool can give me.";
 
-// ---------------------------------------------------------------------------------------
-// Sending and checking
-
-struct Sent {
-    model: ModelInfo,
-    history: Vec<Message>,
-    request: WireRequest,
-}
-
-/// What every tool call in these conversations got back, as a tool loop stores it.
-const TOOL_RESULT: &str = "Paris: 18 °C, light rain.";
-
-/// The history with a result after every step that called a tool, as a real loop leaves
-/// it (a call without its result is not sendable to any provider).
-fn with_results(history: Vec<Message>) -> Vec<Message> {
-    let mut out = Vec::with_capacity(history.len());
-    let mut pending: Vec<ToolResult> = Vec::new();
-    for message in history {
-        if !pending.is_empty() && message.role != Role::Tool {
-            out.push(Message::tool(std::mem::take(&mut pending)));
-        }
-        pending = message
-            .tool_calls()
-            .map(|call| ToolResult {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                content: vec![ToolContent::Text {
-                    text: TOOL_RESULT.into(),
-                }],
-                is_error: false,
-                duration_ms: None,
-            })
-            .collect();
-        out.push(message);
-    }
-    if !pending.is_empty() {
-        out.push(Message::tool(pending));
-    }
-    out
-}
-
-fn send(
-    provider: &str,
-    model: &str,
-    choice: Choice,
-    api: Option<ApiChoice>,
-    settings: ReasoningSettings,
-    history: Vec<Message>,
-) -> Sent {
-    let history = with_results(history);
-    let model = Catalog::builtin()
-        .resolve(Some(provider), model)
-        .unwrap_or_else(|e| panic!("{provider}/{model}: {e}"));
-    let ctx = TurnContext {
-        api,
-        ..TurnContext::default()
-    };
-    let plan = translate(choice, &model, &Overrides::default(), &ctx).unwrap();
-    let request = to_wire(WireInput {
-        model: &model,
-        plan: &plan,
-        settings: &settings,
-        system: Some(SYSTEM),
-        history: &history,
-        tools: &[],
-    });
-    Sent {
-        model,
-        history,
-        request,
-    }
-}
-
-fn golden_path(case: &str) -> PathBuf {
-    ponder_tests::workspace_root()
-        .join("tests/fixtures/requests")
-        .join(format!("{case}.snap"))
-}
-
-/// The common checks, then the exact comparison with the committed file.
-fn golden(case: &str, sent: &Sent) {
-    assert!(CASES.contains(&case), "{case} is missing from CASES");
-    no_thought_as_visible_text(case, sent);
-    let actual = json!({ "body": sent.request.body, "notices": sent.request.notices });
-    let path = golden_path(case);
-    insta::with_settings!({
-        snapshot_path => path.parent().unwrap(),
-        prepend_module_to_snapshot => false,
-        omit_expression => true,
-    }, {
-        insta::assert_json_snapshot!(case, actual);
-    });
-}
-
-/// The text of every assistant message as the provider would show it to the model as the
-/// assistant's own words: Anthropic text blocks, Chat/Ollama `content`, Responses assistant
-/// messages, Gemini parts that are not thoughts.
-fn visible_assistant_texts(body: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let push_content = |out: &mut Vec<String>, content: &Value| match content {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(blocks) => {
-            for block in blocks {
-                let kind = block["type"].as_str().unwrap_or("");
-                if matches!(kind, "text" | "output_text" | "input_text")
-                    && let Some(s) = block["text"].as_str()
-                {
-                    out.push(s.to_owned());
-                }
-            }
-        }
-        _ => {}
-    };
-    for message in body["messages"].as_array().into_iter().flatten() {
-        if message["role"] == "assistant" {
-            push_content(&mut out, &message["content"]);
-        }
-    }
-    for item in body["input"].as_array().into_iter().flatten() {
-        if item["role"] == "assistant" {
-            push_content(&mut out, &item["content"]);
-        }
-    }
-    for content in body["contents"].as_array().into_iter().flatten() {
-        if content["role"] == "model" {
-            for part in content["parts"].as_array().into_iter().flatten() {
-                if part["thought"] != json!(true)
-                    && let Some(s) = part["text"].as_str()
-                {
-                    out.push(s.to_owned());
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Removes `<think>…</think>` spans: the native form of models that reason inline.
-fn without_think_tags(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("<think>") {
-        out.push_str(&rest[..start]);
-        match rest[start..].find("</think>") {
-            Some(end) => rest = &rest[start + end + "</think>".len()..],
-            None => {
-                rest = "";
-                break;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-fn no_thought_as_visible_text(case: &str, sent: &Sent) {
-    let thoughts: Vec<&str> = sent
-        .history
-        .iter()
-        .flat_map(|m| m.thinking())
-        .map(|b| b.text.as_str())
-        .filter(|t| !t.is_empty())
-        .collect();
-    for visible in visible_assistant_texts(&sent.request.body) {
-        let visible = if sent.model.think_tags {
-            without_think_tags(&visible)
-        } else {
-            assert!(
-                !visible.contains("<think>"),
-                "{case}: think tags in visible text: {visible}"
-            );
-            visible
-        };
-        for thought in &thoughts {
-            assert!(
-                !visible.contains(thought),
-                "{case}: thought text sent as visible text: {visible:?}"
-            );
-        }
-    }
-}
-
 /// The assistant messages of a `messages`-shaped body.
 fn assistants(body: &Value) -> Vec<&Value> {
     body["messages"]
@@ -455,82 +164,6 @@ fn assistants(body: &Value) -> Vec<&Value> {
         .iter()
         .filter(|m| m["role"] == "assistant")
         .collect()
-}
-
-fn has_notice(sent: &Sent, needle: &str) -> bool {
-    sent.request.notices.iter().any(|n| n.contains(needle))
-}
-
-/// The visible-text check itself: a thought copied into an answer is caught in every shape,
-/// and `<think>` spans pass only for models that reason inline.
-#[test]
-fn the_visible_text_check_catches_a_leak() {
-    let leak = |provider: &str, model: &str, body: Value| {
-        let sent = Sent {
-            model: Catalog::builtin().resolve(Some(provider), model).unwrap(),
-            history: vec![anthropic_turn(T1, SIG_A1, R1)],
-            request: WireRequest {
-                body,
-                notices: Vec::new(),
-            },
-        };
-        std::panic::catch_unwind(|| no_thought_as_visible_text("leak", &sent)).is_err()
-    };
-    let as_text = format!("{T1}\n\n{R1}");
-    let in_tags = format!("<think>{T1}</think>{R1}");
-    assert!(leak(
-        "anthropic",
-        "claude-sonnet-4-5",
-        json!({ "messages": [{ "role": "assistant", "content": [{ "type": "text", "text": as_text }] }] })
-    ));
-    assert!(leak(
-        "deepseek",
-        "deepseek-v4-pro",
-        json!({ "messages": [{ "role": "assistant", "content": as_text }] })
-    ));
-    assert!(leak(
-        "openai",
-        "o3",
-        json!({ "input": [{ "type": "message", "role": "assistant", "content": [{ "type": "output_text", "text": as_text }] }] })
-    ));
-    assert!(leak(
-        "google",
-        "gemini-3-pro-preview",
-        json!({ "contents": [{ "role": "model", "parts": [{ "text": as_text }] }] })
-    ));
-    assert!(leak(
-        "deepseek",
-        "deepseek-v4-pro",
-        json!({ "messages": [{ "role": "assistant", "content": in_tags }] })
-    ));
-    assert!(!leak(
-        "minimax",
-        "MiniMax-M2",
-        json!({ "messages": [{ "role": "assistant", "content": in_tags }] })
-    ));
-    assert!(!leak(
-        "google",
-        "gemini-3-pro-preview",
-        json!({ "contents": [{ "role": "model", "parts": [{ "text": T1, "thought": true }, { "text": R1 }] }] })
-    ));
-}
-
-#[test]
-fn every_golden_file_belongs_to_a_case() {
-    let dir = golden_path("x").parent().unwrap().to_path_buf();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    for name in &names {
-        let case = name.strip_suffix(".snap").unwrap_or(name);
-        assert!(CASES.contains(&case), "stray golden file {name}");
-    }
-    let mut unique = CASES.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
-    assert_eq!(unique.len(), CASES.len(), "a case is listed twice");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -542,104 +175,84 @@ fn first_turn() -> Vec<Message> {
 
 #[test]
 fn first_turn_anthropic_sonnet45_medium() {
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(first_turn())
+        .send();
     let body = &sent.request.body;
     assert_eq!(body["system"], SYSTEM);
     assert_eq!(body["thinking"]["type"], "enabled");
     assert!(sent.request.notices.is_empty());
-    golden("first_turn_anthropic_sonnet45_medium", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_responses_o3_high() {
-    let sent = send("openai", "o3", Choice::HIGH, None, defaults(), first_turn());
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .history(first_turn())
+        .send();
     let body = &sent.request.body;
     assert_eq!(body["reasoning"]["effort"], "high");
     assert_eq!(body["store"], false);
     assert_eq!(body["instructions"], SYSTEM);
-    golden("first_turn_responses_o3_high", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_chat_o3_high() {
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        Some(ApiChoice::Chat),
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .api(ApiChoice::Chat)
+        .history(first_turn())
+        .send();
     let body = &sent.request.body;
     assert_eq!(body["reasoning_effort"], "high");
     assert_eq!(body["messages"][0]["role"], "system");
     assert!(body.get("input").is_none());
-    golden("first_turn_chat_o3_high", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_gemini25_pro_high() {
-    let sent = send(
-        "google",
-        "gemini-2.5-pro",
-        Choice::HIGH,
-        None,
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("google/gemini-2.5-pro")
+        .at(Choice::HIGH)
+        .history(first_turn())
+        .send();
     let config = &sent.request.body["generationConfig"]["thinkingConfig"];
     assert!(config["thinkingBudget"].is_u64() && config.get("thinkingLevel").is_none());
-    golden("first_turn_gemini25_pro_high", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_gemini3_pro_low() {
-    let sent = send(
-        "google",
-        "gemini-3-pro-preview",
-        Choice::LOW,
-        None,
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("google/gemini-3-pro-preview")
+        .at(Choice::LOW)
+        .history(first_turn())
+        .send();
     let config = &sent.request.body["generationConfig"]["thinkingConfig"];
     assert!(config.get("thinkingLevel").is_some() && config.get("thinkingBudget").is_none());
-    golden("first_turn_gemini3_pro_low", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_deepseek_v4_pro_high() {
-    let sent = send(
-        "deepseek",
-        "deepseek-v4-pro",
-        Choice::HIGH,
-        None,
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("deepseek/deepseek-v4-pro")
+        .at(Choice::HIGH)
+        .history(first_turn())
+        .send();
     assert_eq!(sent.request.body["thinking"]["type"], "enabled");
-    golden("first_turn_deepseek_v4_pro_high", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn first_turn_ollama_qwen3_high() {
-    let sent = send(
-        "ollama",
-        "qwen3",
-        Choice::HIGH,
-        None,
-        defaults(),
-        first_turn(),
-    );
+    let sent = Case::to("ollama/qwen3")
+        .at(Choice::HIGH)
+        .history(first_turn())
+        .send();
     assert!(sent.request.body.get("think").is_some());
-    golden("first_turn_ollama_qwen3_high", &sent);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -655,14 +268,10 @@ fn anthropic_after_thinking() -> Vec<Message> {
 
 #[test]
 fn anthropic_after_thinking_default() {
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        defaults(),
-        anthropic_after_thinking(),
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(anthropic_after_thinking())
+        .send();
     let body = &sent.request.body;
     assert_eq!(
         assistants(body)[0]["content"],
@@ -670,19 +279,16 @@ fn anthropic_after_thinking_default() {
         "includeInContext false: the thinking block is not sent"
     );
     assert!(sent.request.notices.is_empty());
-    golden("anthropic_after_thinking_default", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn anthropic_after_thinking_include() {
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        include(),
-        anthropic_after_thinking(),
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .settings(include())
+        .history(anthropic_after_thinking())
+        .send();
     let history = anthropic_after_thinking();
     assert_eq!(
         assistants(&sent.request.body)[0]["content"],
@@ -690,7 +296,7 @@ fn anthropic_after_thinking_include() {
         "includeInContext true: the turn goes back verbatim, signature and all"
     );
     assert!(sent.request.notices.is_empty());
-    golden("anthropic_after_thinking_include", &sent);
+    golden!(&sent);
 }
 
 fn anthropic_redacted_turn() -> Message {
@@ -720,14 +326,11 @@ fn anthropic_after_redacted() -> Vec<Message> {
 
 #[test]
 fn anthropic_after_redacted_include() {
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        include(),
-        anthropic_after_redacted(),
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .settings(include())
+        .history(anthropic_after_redacted())
+        .send();
     let content = &assistants(&sent.request.body)[0]["content"];
     assert_eq!(
         content[0],
@@ -735,25 +338,21 @@ fn anthropic_after_redacted_include() {
         "the redacted block goes back verbatim and first"
     );
     assert_eq!(content.as_array().unwrap().len(), 3);
-    golden("anthropic_after_redacted_include", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn anthropic_after_redacted_default() {
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        defaults(),
-        anthropic_after_redacted(),
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(anthropic_after_redacted())
+        .send();
     assert_eq!(
         assistants(&sent.request.body)[0]["content"],
         json!([{ "type": "text", "text": R1 }])
     );
     assert!(sent.request.notices.is_empty());
-    golden("anthropic_after_redacted_default", &sent);
+    golden!(&sent);
 }
 
 /// The last assistant turn ends in tool use: its (redacted) thinking must go back even
@@ -789,14 +388,10 @@ fn anthropic_tool_turn_redacted_default() {
         tool_turn.clone(),
         user("Also tell me in Celsius."),
     ];
-    let sent = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(history)
+        .send();
     let body = &sent.request.body;
     assert_eq!(
         assistants(body)[0]["content"],
@@ -807,8 +402,8 @@ fn anthropic_tool_turn_redacted_default() {
         assistants(body)[1]["content"],
         tool_turn.replay.unwrap().content["content"]
     );
-    assert!(has_notice(&sent, "Anthropic requires it"));
-    golden("anthropic_tool_turn_redacted_default", &sent);
+    assert!(sent.has_notice("Anthropic requires it"));
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -822,19 +417,20 @@ fn switched_history() -> Vec<Message> {
     ]
 }
 
-fn assert_nothing_anthropic(sent: &Sent) {
-    let wire = sent.request.body.to_string();
-    for secret in [SIG_A1, REDACTED_DATA, T1] {
-        assert!(
-            !wire.contains(secret),
-            "a foreign signature, data or thought was sent"
-        );
-    }
+/// None of these protocols takes another model's thoughts back in any form, so the
+/// settings' wish to include them is refused, and the user told. The turn's signature and
+/// redacted data stay behind by the conformance rule every case keeps; that they are what
+/// the rule looked for is checked here, so the rule cannot pass these cases by looking at
+/// nothing.
+fn thoughts_left_behind_and_told(sent: &Sent) {
+    let looked_for = foreign_secrets(sent);
+    assert!(looked_for.contains(SIG_A1) && looked_for.contains(REDACTED_DATA));
     assert!(
-        has_notice(
-            sent,
-            "Thoughts from anthropic/claude-sonnet-4-5 were not sent"
-        ),
+        !sent.request.body.to_string().contains(T1),
+        "a foreign thought was sent"
+    );
+    assert!(
+        sent.has_notice("Thoughts from anthropic/claude-sonnet-4-5 were not sent"),
         "{:?}",
         sent.request.notices
     );
@@ -842,56 +438,47 @@ fn assert_nothing_anthropic(sent: &Sent) {
 
 #[test]
 fn switch_anthropic_to_responses() {
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        None,
-        include(),
-        switched_history(),
-    );
-    assert_nothing_anthropic(&sent);
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(switched_history())
+        .send();
+    thoughts_left_behind_and_told(&sent);
     assert_eq!(
         sent.request.body["input"][1],
         json!({ "role": "assistant", "content": R1 })
     );
-    golden("switch_anthropic_to_responses", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn switch_anthropic_to_gemini3() {
-    let sent = send(
-        "google",
-        "gemini-3-pro-preview",
-        Choice::HIGH,
-        None,
-        include(),
-        switched_history(),
-    );
-    assert_nothing_anthropic(&sent);
+    let sent = Case::to("google/gemini-3-pro-preview")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(switched_history())
+        .send();
+    thoughts_left_behind_and_told(&sent);
     assert_eq!(
         sent.request.body["contents"][1],
         json!({ "role": "model", "parts": [{ "text": R1 }] })
     );
-    golden("switch_anthropic_to_gemini3", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn switch_anthropic_to_deepseek_v4() {
-    let sent = send(
-        "deepseek",
-        "deepseek-v4-pro",
-        Choice::HIGH,
-        None,
-        include(),
-        switched_history(),
-    );
-    assert_nothing_anthropic(&sent);
+    let sent = Case::to("deepseek/deepseek-v4-pro")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(switched_history())
+        .send();
+    thoughts_left_behind_and_told(&sent);
     assert_eq!(
         assistants(&sent.request.body)[0],
         &json!({ "role": "assistant", "content": R1 })
     );
-    golden("switch_anthropic_to_deepseek_v4", &sent);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -921,14 +508,11 @@ fn reasoner_history() -> Vec<Message> {
 /// tool-call turn's `reasoning_content` comes back with its calls.
 #[test]
 fn deepseek_reasoner_include() {
-    let sent = send(
-        "deepseek",
-        "deepseek-reasoner",
-        Choice::Default,
-        None,
-        include(),
-        reasoner_history(),
-    );
+    let sent = Case::to("deepseek/deepseek-reasoner")
+        .at(Choice::Default)
+        .settings(include())
+        .history(reasoner_history())
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert_eq!(sent_back[0]["reasoning_content"], T1);
     assert_eq!(sent_back[1]["reasoning_content"], T_TOOL);
@@ -938,19 +522,15 @@ fn deepseek_reasoner_include() {
         "{:?}",
         sent.request.notices
     );
-    golden("deepseek_reasoner_include", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn deepseek_reasoner_default() {
-    let sent = send(
-        "deepseek",
-        "deepseek-reasoner",
-        Choice::Default,
-        None,
-        defaults(),
-        reasoner_history(),
-    );
+    let sent = Case::to("deepseek/deepseek-reasoner")
+        .at(Choice::Default)
+        .history(reasoner_history())
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert!(sent_back[0].get("reasoning_content").is_none());
     assert_eq!(
@@ -961,7 +541,7 @@ fn deepseek_reasoner_default() {
         sent.request.notices,
         ["Reasoning of tool-call turns was sent back: DeepSeek requires it"]
     );
-    golden("deepseek_reasoner_default", &sent);
+    golden!(&sent);
 }
 
 /// The original R1 answers 400 on any `reasoning_content` in its input.
@@ -982,14 +562,11 @@ fn deepseek_r1_include() {
         turn(T1, R1),
         user("And in Fahrenheit?"),
     ];
-    let sent = send(
-        "deepseek",
-        "deepseek-r1",
-        Choice::Default,
-        None,
-        include(),
-        history,
-    );
+    let sent = Case::to("deepseek/deepseek-r1")
+        .at(Choice::Default)
+        .settings(include())
+        .history(history)
+        .send();
     for message in assistants(&sent.request.body) {
         assert!(message.get("reasoning_content").is_none());
     }
@@ -997,7 +574,7 @@ fn deepseek_r1_include() {
         sent.request.notices,
         ["deepseek-r1 rejects earlier reasoning, so it was left out"]
     );
-    golden("deepseek_r1_include", &sent);
+    golden!(&sent);
 }
 
 /// Copilot relays Gemini's thoughts as `reasoning_text` signed by `reasoning_opaque`; a tool
@@ -1024,22 +601,18 @@ fn copilot_gemini_opaque_tool_turn_default() {
         turn(T_TOOL, "", "opaque-B-FAKE", Some(WEATHER_CALL)),
         user("Also tell me in Celsius."),
     ];
-    let sent = send(
-        "copilot",
-        "gemini-3.8-flash",
-        Choice::Default,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("copilot/gemini-3.8-flash")
+        .at(Choice::Default)
+        .history(history)
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert!(sent_back[0].get("reasoning_opaque").is_none());
     assert!(sent_back[0].get("reasoning_text").is_none());
     assert_eq!(sent_back[1]["reasoning_opaque"], "opaque-B-FAKE");
     assert_eq!(sent_back[1]["reasoning_text"], T_TOOL);
     assert!(sent_back[1].get("reasoning_content").is_none());
-    assert!(has_notice(&sent, "sent back with its signature"));
-    golden("copilot_gemini_opaque_tool_turn_default", &sent);
+    assert!(sent.has_notice("sent back with its signature"));
+    golden!(&sent);
 }
 
 #[test]
@@ -1051,14 +624,10 @@ fn deepseek_v4_tool_turn_default() {
         deepseek_v4(T_TOOL, "", Some(WEATHER_CALL)),
         user("Also tell me in Celsius."),
     ];
-    let sent = send(
-        "deepseek",
-        "deepseek-v4-pro",
-        Choice::HIGH,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("deepseek/deepseek-v4-pro")
+        .at(Choice::HIGH)
+        .history(history)
+        .send();
     let body = &sent.request.body;
     let sent_back = assistants(body);
     assert!(
@@ -1074,7 +643,7 @@ fn deepseek_v4_tool_turn_default() {
         sent.request.notices,
         ["Reasoning of tool-call turns was sent back: DeepSeek requires it"]
     );
-    golden("deepseek_v4_tool_turn_default", &sent);
+    golden!(&sent);
 }
 
 #[test]
@@ -1093,19 +662,15 @@ fn kimi_k25_tool_turn_default() {
         ),
         user("Also tell me in Celsius."),
     ];
-    let sent = send(
-        "moonshot",
-        "kimi-k2.5",
-        Choice::Default,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("moonshot/kimi-k2.5")
+        .at(Choice::Default)
+        .history(history)
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert!(sent_back[0].get("reasoning_content").is_none());
     assert_eq!(sent_back[1]["reasoning_content"], T_TOOL);
-    assert!(has_notice(&sent, "Moonshot requires it"));
-    golden("kimi_k25_tool_turn_default", &sent);
+    assert!(sent.has_notice("Moonshot requires it"));
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1163,14 +728,10 @@ fn gemini3_history() -> Vec<Message> {
 
 #[test]
 fn gemini3_signatures_default() {
-    let sent = send(
-        "google",
-        "gemini-3-pro-preview",
-        Choice::HIGH,
-        None,
-        defaults(),
-        gemini3_history(),
-    );
+    let sent = Case::to("google/gemini-3-pro-preview")
+        .at(Choice::HIGH)
+        .history(gemini3_history())
+        .send();
     let contents = &sent.request.body["contents"];
     assert_eq!(
         contents[1]["parts"],
@@ -1188,23 +749,20 @@ fn gemini3_signatures_default() {
         }])
     );
     assert!(
-        has_notice(&sent, "Thought signatures were sent back"),
+        sent.has_notice("Thought signatures were sent back"),
         "{:?}",
         sent.request.notices
     );
-    golden("gemini3_signatures_default", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn gemini3_signatures_include() {
-    let sent = send(
-        "google",
-        "gemini-3-pro-preview",
-        Choice::HIGH,
-        None,
-        include(),
-        gemini3_history(),
-    );
+    let sent = Case::to("google/gemini-3-pro-preview")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(gemini3_history())
+        .send();
     let history = gemini3_history();
     let contents = &sent.request.body["contents"];
     for (sent_at, history_at) in [(1, 1), (3, 3)] {
@@ -1215,7 +773,7 @@ fn gemini3_signatures_include() {
         );
     }
     assert!(sent.request.notices.is_empty());
-    golden("gemini3_signatures_include", &sent);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1311,14 +869,10 @@ fn replayed_items(message: &Message) -> Vec<Value> {
 #[test]
 fn responses_encrypted_default() {
     let history = responses_history();
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        None,
-        defaults(),
-        history.clone(),
-    );
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .history(history.clone())
+        .send();
     let body = &sent.request.body;
     assert_eq!(body["store"], false);
     let input = body["input"].as_array().unwrap();
@@ -1335,24 +889,21 @@ fn responses_encrypted_default() {
         "the plain turn as text, the tool turn's items in order, then the tool's output"
     );
     assert!(
-        has_notice(&sent, "OpenAI requires it"),
+        sent.has_notice("OpenAI requires it"),
         "{:?}",
         sent.request.notices
     );
-    golden("responses_encrypted_default", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn responses_encrypted_include() {
     let history = responses_history();
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        None,
-        include(),
-        history.clone(),
-    );
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(history.clone())
+        .send();
     let body = &sent.request.body;
     assert_eq!(body["store"], false);
     let input = body["input"].as_array().unwrap();
@@ -1367,7 +918,7 @@ fn responses_encrypted_include() {
         assert!(item["encrypted_content"].is_string());
     }
     assert!(sent.request.notices.is_empty());
-    golden("responses_encrypted_include", &sent);
+    golden!(&sent);
 }
 
 /// OpenAI's Chat Completions takes no reasoning back (§2.2): thoughts of an earlier o3 turn
@@ -1375,18 +926,16 @@ fn responses_encrypted_include() {
 #[test]
 fn chat_o3_after_responses_turn_include() {
     let history = responses_history()[..3].to_vec();
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        Some(ApiChoice::Chat),
-        include(),
-        history,
-    );
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .api(ApiChoice::Chat)
+        .settings(include())
+        .history(history)
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert_eq!(sent_back[0], &json!({ "role": "assistant", "content": R1 }));
-    assert!(has_notice(&sent, "o3"), "{:?}", sent.request.notices);
-    golden("chat_o3_after_responses_turn_include", &sent);
+    assert!(sent.has_notice("o3"), "{:?}", sent.request.notices);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1430,24 +979,20 @@ fn minimax_think_tags_verbatim() {
         ),
         user("Also tell me in Celsius."),
     ];
-    let sent = send(
-        "minimax",
-        "MiniMax-M2",
-        Choice::Default,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("minimax/MiniMax-M2")
+        .at(Choice::Default)
+        .history(history)
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert_eq!(sent_back[0]["content"], with_tags.as_str());
     assert_eq!(sent_back[1]["content"], tool_tags.as_str());
     assert!(sent_back[1]["tool_calls"].is_array());
     assert!(
-        has_notice(&sent, "MiniMax requires it"),
+        sent.has_notice("MiniMax requires it"),
         "{:?}",
         sent.request.notices
     );
-    golden("minimax_think_tags_verbatim", &sent);
+    golden!(&sent);
 }
 
 /// With `reasoning_split` the thoughts come in `reasoning_details`, which must go back too.
@@ -1474,20 +1019,16 @@ fn minimax_reasoning_details_default() {
         ),
         user("And in Fahrenheit?"),
     ];
-    let sent = send(
-        "minimax",
-        "MiniMax-M2",
-        Choice::HIGH,
-        None,
-        defaults(),
-        history,
-    );
+    let sent = Case::to("minimax/MiniMax-M2")
+        .at(Choice::HIGH)
+        .history(history)
+        .send();
     assert_eq!(sent.request.body["reasoning_split"], true);
     let sent_back = assistants(&sent.request.body);
     assert_eq!(sent_back[0]["content"], R1);
     assert_eq!(sent_back[0]["reasoning_details"], details);
-    assert!(has_notice(&sent, "MiniMax requires it"));
-    golden("minimax_reasoning_details_default", &sent);
+    assert!(sent.has_notice("MiniMax requires it"));
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1547,14 +1088,10 @@ fn openrouter_history() -> Vec<Message> {
 #[test]
 fn openrouter_reasoning_details_default() {
     let history = openrouter_history();
-    let sent = send(
-        "openrouter",
-        "anthropic/claude-sonnet-4.5",
-        Choice::MEDIUM,
-        None,
-        defaults(),
-        history.clone(),
-    );
+    let sent = Case::to("openrouter/anthropic/claude-sonnet-4.5")
+        .at(Choice::MEDIUM)
+        .history(history.clone())
+        .send();
     let sent_back = assistants(&sent.request.body);
     assert!(sent_back[0].get("reasoning_details").is_none());
     assert_eq!(
@@ -1563,24 +1100,21 @@ fn openrouter_reasoning_details_default() {
         "a tool-call turn's details go back unchanged"
     );
     assert!(
-        has_notice(&sent, "OpenRouter requires them"),
+        sent.has_notice("OpenRouter requires them"),
         "{:?}",
         sent.request.notices
     );
-    golden("openrouter_reasoning_details_default", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn openrouter_reasoning_details_include() {
     let history = openrouter_history();
-    let sent = send(
-        "openrouter",
-        "anthropic/claude-sonnet-4.5",
-        Choice::MEDIUM,
-        None,
-        include(),
-        history.clone(),
-    );
+    let sent = Case::to("openrouter/anthropic/claude-sonnet-4.5")
+        .at(Choice::MEDIUM)
+        .settings(include())
+        .history(history.clone())
+        .send();
     let sent_back = assistants(&sent.request.body);
     for (message, turn) in sent_back.iter().zip([&history[1], &history[3]]) {
         assert_eq!(
@@ -1589,7 +1123,7 @@ fn openrouter_reasoning_details_include() {
         );
     }
     assert!(sent.request.notices.is_empty());
-    golden("openrouter_reasoning_details_include", &sent);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1608,26 +1142,27 @@ fn ollama_qwen3_after_thinking_include() {
         ),
         user("And in Fahrenheit?"),
     ];
-    let sent = send("ollama", "qwen3", Choice::HIGH, None, include(), history);
+    let sent = Case::to("ollama/qwen3")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(history)
+        .send();
     assert_eq!(
         assistants(&sent.request.body)[0],
         &json!({ "role": "assistant", "content": R1, "thinking": T1 })
     );
-    golden("ollama_qwen3_after_thinking_include", &sent);
+    golden!(&sent);
 }
 
 // ---------------------------------------------------------------------------------------
 // The strip/include examples at the request level.
 
 fn deepseek_seed(strip: StripFromContext, include_in_context: bool) -> Sent {
-    send(
-        "deepseek",
-        "deepseek-v4-pro",
-        Choice::HIGH,
-        None,
-        settings(strip, include_in_context),
-        seed_history(|t, r, _| deepseek_v4(t, r, None)),
-    )
+    Case::to("deepseek/deepseek-v4-pro")
+        .at(Choice::HIGH)
+        .settings(settings(strip, include_in_context))
+        .history(seed_history(|t, r, _| deepseek_v4(t, r, None)))
+        .send()
 }
 
 fn deepseek_thoughts_sent(sent: &Sent) -> Vec<String> {
@@ -1642,32 +1177,29 @@ fn deepseek_thoughts_sent(sent: &Sent) -> Vec<String> {
 fn seed001_deepseek_v4_all_but_last_include() {
     let sent = deepseek_seed(StripFromContext::AllButLast, true);
     assert_eq!(deepseek_thoughts_sent(&sent), [T3]);
-    golden("seed001_deepseek_v4_all_but_last_include", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn seed001_deepseek_v4_all_but_last_exclude() {
     let sent = deepseek_seed(StripFromContext::AllButLast, false);
     assert!(deepseek_thoughts_sent(&sent).is_empty());
-    golden("seed001_deepseek_v4_all_but_last_exclude", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn seed001_deepseek_v4_none_include() {
     let sent = deepseek_seed(StripFromContext::None, true);
     assert_eq!(deepseek_thoughts_sent(&sent), [T1, T2, T3]);
-    golden("seed001_deepseek_v4_none_include", &sent);
+    golden!(&sent);
 }
 
 fn anthropic_seed(strip: StripFromContext, include_in_context: bool) -> Sent {
-    send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        Choice::MEDIUM,
-        None,
-        settings(strip, include_in_context),
-        anthropic_seed_history(),
-    )
+    Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .settings(settings(strip, include_in_context))
+        .history(anthropic_seed_history())
+        .send()
 }
 
 fn anthropic_thoughts_sent(sent: &Sent) -> Vec<String> {
@@ -1683,21 +1215,21 @@ fn anthropic_thoughts_sent(sent: &Sent) -> Vec<String> {
 fn seed001_anthropic_all_but_last_include() {
     let sent = anthropic_seed(StripFromContext::AllButLast, true);
     assert_eq!(anthropic_thoughts_sent(&sent), [T3]);
-    golden("seed001_anthropic_all_but_last_include", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn seed001_anthropic_all_but_last_exclude() {
     let sent = anthropic_seed(StripFromContext::AllButLast, false);
     assert!(anthropic_thoughts_sent(&sent).is_empty());
-    golden("seed001_anthropic_all_but_last_exclude", &sent);
+    golden!(&sent);
 }
 
 #[test]
 fn seed001_anthropic_none_include() {
     let sent = anthropic_seed(StripFromContext::None, true);
     assert_eq!(anthropic_thoughts_sent(&sent), [T1, T2, T3]);
-    golden("seed001_anthropic_none_include", &sent);
+    golden!(&sent);
 }
 
 #[test]
@@ -1714,14 +1246,11 @@ fn responses_reasoning_items_without_encrypted_content_are_not_replayed() {
         vec![thought("", ThoughtSource::Summary), text("Paris.")],
         items,
     );
-    let sent = send(
-        "openai",
-        "o3",
-        Choice::HIGH,
-        None,
-        include(),
-        vec![user("Capital of France?"), turn, user("And Italy?")],
-    );
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(vec![user("Capital of France?"), turn, user("And Italy?")])
+        .send();
     let body = serde_json::to_string(&sent.request.body).unwrap();
     assert!(body.contains("rs_kept"), "{body}");
     assert!(
@@ -1744,28 +1273,26 @@ fn ollama_leaves_out_reasoning_a_model_does_not_take_back() {
         }),
         replay: None,
     };
-    let r1 = send(
-        "ollama",
-        "deepseek-r1",
-        Choice::HIGH,
-        None,
-        include(),
-        vec![user("How many r?"), turn("deepseek-r1"), user("Sure?")],
-    );
+    let r1 = Case::to("ollama/deepseek-r1")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(vec![
+            user("How many r?"),
+            turn("deepseek-r1"),
+            user("Sure?"),
+        ])
+        .send();
     assert!(
         !serde_json::to_string(&r1.request.body)
             .unwrap()
             .contains("counting the rs")
     );
-    assert!(has_notice(&r1, "does not take earlier reasoning back"));
-    let qwen = send(
-        "ollama",
-        "qwen3",
-        Choice::HIGH,
-        None,
-        include(),
-        vec![user("How many r?"), turn("qwen3"), user("Sure?")],
-    );
+    assert!(r1.has_notice("does not take earlier reasoning back"));
+    let qwen = Case::to("ollama/qwen3")
+        .at(Choice::HIGH)
+        .settings(include())
+        .history(vec![user("How many r?"), turn("qwen3"), user("Sure?")])
+        .send();
     assert_eq!(
         qwen.request.body["messages"][2]["thinking"],
         "counting the rs"

@@ -2,22 +2,20 @@
 //! result, in each protocol's own form — with the reasoning each protocol needs back on the
 //! step that called (a signed thinking block, `reasoning_content`, an encrypted reasoning item,
 //! a `thoughtSignature` on its part) and none where the turn came from another provider.
+//! Besides the pairs pinned exactly here, every step is continued on every protocol under
+//! the conformance rules `Case::send` checks.
 
-use ponder_core::catalog::Catalog;
-use ponder_core::chat::{
-    Message, Origin, Part, Replay, Role, ThinkingBlock, ThoughtSource, ToolCall, ToolContent,
-    ToolResult, ToolSpec,
-};
-use ponder_core::providers::request::{WireInput, WireRequest};
-use ponder_core::providers::to_wire;
-use ponder_core::reasoning::{
-    ApiChoice, Choice, Overrides, ReasoningSettings, TurnContext, translate,
-};
+use ponder_core::chat::{Message, Part, ThoughtSource, ToolSpec};
+use ponder_core::reasoning::{ApiChoice, Choice};
 use serde_json::{Value, json};
+
+use crate::case::{
+    Case, TOOL_RESULT, assistant, call, defaults, include, result_of, thought, user,
+};
+use crate::conformance::foreign_secrets;
 
 const QUESTION: &str = "What is the weather in Paris?";
 const THOUGHT: &str = "Only the get_weather tool knows today's forecast for Paris.";
-const RESULT: &str = "Paris: 18 °C, light rain.";
 const ARGS: &str = "{\"city\":\"Paris\"}";
 
 fn weather_tool() -> ToolSpec {
@@ -34,6 +32,15 @@ fn weather_tool() -> ToolSpec {
     }
 }
 
+/// A request from inside the loop: the tool offered, and no system prompt, so each
+/// protocol's messages start with the user's question.
+fn in_loop(model: &str) -> Case {
+    Case::to(model)
+        .at(Choice::HIGH)
+        .tools(vec![weather_tool()])
+        .without_system()
+}
+
 /// The step that called the tool, as `provider`/`model` wrote it (`replay` is its native form).
 fn step(
     provider: &str,
@@ -42,62 +49,17 @@ fn step(
     source: ThoughtSource,
     replay: Value,
 ) -> Message {
-    Message {
-        role: Role::Assistant,
-        parts: vec![
-            Part::Thinking(ThinkingBlock {
-                text: THOUGHT.into(),
-                source: Some(source),
-                ..ThinkingBlock::default()
-            }),
-            Part::ToolCall(ToolCall {
-                id: call_id.into(),
-                name: "get_weather".into(),
-                arguments: ARGS.into(),
-            }),
-        ],
-        origin: Some(Origin {
-            provider: provider.into(),
-            model: model.into(),
-        }),
-        replay: Some(Replay {
-            provider: provider.into(),
-            model: model.into(),
-            content: replay,
-        }),
-    }
+    assistant(
+        provider,
+        model,
+        model,
+        vec![thought(THOUGHT, source), call(call_id, "get_weather", ARGS)],
+        replay,
+    )
 }
 
 fn result(call_id: &str, is_error: bool) -> Message {
-    Message::tool(vec![ToolResult {
-        call_id: call_id.into(),
-        name: "get_weather".into(),
-        content: vec![ToolContent::Text {
-            text: RESULT.into(),
-        }],
-        is_error,
-        duration_ms: Some(120),
-    }])
-}
-
-fn send(provider: &str, model: &str, api: Option<ApiChoice>, history: &[Message]) -> WireRequest {
-    let model = Catalog::builtin()
-        .resolve(Some(provider), model)
-        .unwrap_or_else(|e| panic!("{provider}/{model}: {e}"));
-    let ctx = TurnContext {
-        api,
-        tools: true,
-        ..TurnContext::default()
-    };
-    let plan = translate(Choice::HIGH, &model, &Overrides::default(), &ctx).unwrap();
-    to_wire(WireInput {
-        model: &model,
-        plan: &plan,
-        settings: &ReasoningSettings::default(),
-        system: None,
-        history,
-        tools: &[weather_tool()],
-    })
+    Message::tool(vec![result_of(call_id, "get_weather", is_error)])
 }
 
 const ANTHROPIC_SIG: &str = "EqQBCkYIBxgCKkDq1ZbJ0n9v5cWxhGm8-tool-step-signature==";
@@ -178,20 +140,21 @@ fn ollama_step() -> Message {
 }
 
 fn loop_history(step: Message, call_id: &str) -> Vec<Message> {
-    vec![Message::user(QUESTION), step, result(call_id, false)]
+    vec![user(QUESTION), step, result(call_id, false)]
 }
 
 // ---- each protocol with its own step ----
 
 #[test]
 fn anthropic_sends_the_signed_step_and_the_result_in_a_user_turn() {
-    let body = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        None,
-        &loop_history(anthropic_step(), "toolu_01A09q90qw90lq917835lq9"),
-    )
-    .body;
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(loop_history(
+            anthropic_step(),
+            "toolu_01A09q90qw90lq917835lq9",
+        ))
+        .send()
+        .request
+        .body;
     assert_eq!(
         body["tools"],
         json!([{ "name": "get_weather", "description": "Today's weather for a city", "input_schema": weather_tool().input_schema }])
@@ -208,20 +171,19 @@ fn anthropic_sends_the_signed_step_and_the_result_in_a_user_turn() {
         messages[2],
         json!({ "role": "user", "content": [{
             "type": "tool_result", "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
-            "content": [{ "type": "text", "text": RESULT }]
+            "content": [{ "type": "text", "text": TOOL_RESULT }]
         }]})
     );
 }
 
 #[test]
 fn responses_sends_the_encrypted_reasoning_item_then_the_call_then_its_output() {
-    let body = send(
-        "openai",
-        "o3",
-        Some(ApiChoice::Responses),
-        &loop_history(responses_step(), "call_weather_1"),
-    )
-    .body;
+    let body = in_loop("openai/o3")
+        .api(ApiChoice::Responses)
+        .history(loop_history(responses_step(), "call_weather_1"))
+        .send()
+        .request
+        .body;
     assert_eq!(body["tools"][0]["type"], "function");
     assert_eq!(body["tools"][0]["name"], "get_weather");
     assert_eq!(body["tools"][0]["parameters"], weather_tool().input_schema);
@@ -239,19 +201,17 @@ fn responses_sends_the_encrypted_reasoning_item_then_the_call_then_its_output() 
     assert_eq!(input[1]["encrypted_content"], ENCRYPTED);
     assert_eq!(
         input[3],
-        json!({ "type": "function_call_output", "call_id": "call_weather_1", "output": RESULT })
+        json!({ "type": "function_call_output", "call_id": "call_weather_1", "output": TOOL_RESULT })
     );
 }
 
 #[test]
 fn gemini_keeps_the_signature_on_the_call_part_and_answers_by_name() {
-    let body = send(
-        "google",
-        "gemini-3-pro-preview",
-        None,
-        &loop_history(gemini_step(), "ponder-call-1"),
-    )
-    .body;
+    let body = in_loop("google/gemini-3-pro-preview")
+        .history(loop_history(gemini_step(), "ponder-call-1"))
+        .send()
+        .request
+        .body;
     assert_eq!(
         body["tools"],
         json!([{ "functionDeclarations": [{
@@ -268,7 +228,7 @@ fn gemini_keeps_the_signature_on_the_call_part_and_answers_by_name() {
     assert_eq!(
         contents[2],
         json!({ "role": "user", "parts": [{ "functionResponse": {
-            "name": "get_weather", "response": { "output": RESULT }
+            "name": "get_weather", "response": { "output": TOOL_RESULT }
         }}]}),
         "an id Ponder made up for an id-less call is not sent"
     );
@@ -296,13 +256,12 @@ const CHAT_VENDORS: &[(&str, &str, bool)] = &[
 #[test]
 fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_rule() {
     for &(provider, model, wants_reasoning) in CHAT_VENDORS {
-        let body = send(
-            provider,
-            model,
-            Some(ApiChoice::Chat),
-            &loop_history(chat_step(provider, model), "call_00_weather"),
-        )
-        .body;
+        let body = in_loop(&format!("{provider}/{model}"))
+            .api(ApiChoice::Chat)
+            .history(loop_history(chat_step(provider, model), "call_00_weather"))
+            .send()
+            .request
+            .body;
         let at = format!("{provider}/{model}");
         assert_eq!(body["tools"][0]["type"], "function", "{at}");
         assert_eq!(body["tools"][0]["function"]["name"], "get_weather", "{at}");
@@ -330,7 +289,7 @@ fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_ru
         }
         assert_eq!(
             messages[2],
-            json!({ "role": "tool", "content": RESULT, "tool_call_id": "call_00_weather" }),
+            json!({ "role": "tool", "content": TOOL_RESULT, "tool_call_id": "call_00_weather" }),
             "{at}"
         );
     }
@@ -338,13 +297,11 @@ fn chat_completions_vendors_get_the_calls_the_results_and_reasoning_per_their_ru
 
 #[test]
 fn ollama_gets_calls_with_object_arguments_and_tool_messages_by_name() {
-    let body = send(
-        "ollama",
-        "qwen3",
-        None,
-        &loop_history(ollama_step(), "call_1"),
-    )
-    .body;
+    let body = in_loop("ollama/qwen3")
+        .history(loop_history(ollama_step(), "call_1"))
+        .send()
+        .request
+        .body;
     assert_eq!(body["tools"][0]["function"]["name"], "get_weather");
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(
@@ -353,7 +310,7 @@ fn ollama_gets_calls_with_object_arguments_and_tool_messages_by_name() {
     );
     assert_eq!(
         messages[2],
-        json!({ "role": "tool", "content": RESULT, "tool_name": "get_weather" })
+        json!({ "role": "tool", "content": TOOL_RESULT, "tool_name": "get_weather" })
     );
 }
 
@@ -361,38 +318,32 @@ fn ollama_gets_calls_with_object_arguments_and_tool_messages_by_name() {
 
 #[test]
 fn a_foreign_step_goes_over_as_plain_calls_without_its_signatures() {
-    // (provider, model, api) the loop continues on, after Claude's signed step.
-    let targets: &[(&str, &str, Option<ApiChoice>)] = &[
-        ("google", "gemini-3-pro-preview", None),
-        ("openai", "o3", Some(ApiChoice::Responses)),
-        ("deepseek", "deepseek-v4-pro", Some(ApiChoice::Chat)),
-        ("ollama", "qwen3", None),
+    // (model, api) the loop continues on, after Claude's signed step; that its signature
+    // stays behind is the conformance rule every send checks.
+    let targets: &[(&str, Option<ApiChoice>)] = &[
+        ("google/gemini-3-pro-preview", None),
+        ("openai/o3", Some(ApiChoice::Responses)),
+        ("deepseek/deepseek-v4-pro", Some(ApiChoice::Chat)),
+        ("ollama/qwen3", None),
     ];
     let call_id = "toolu_01A09q90qw90lq917835lq9";
-    for &(provider, model, api) in targets {
-        let request = send(
-            provider,
-            model,
-            api,
-            &loop_history(anthropic_step(), call_id),
-        );
-        let text = request.body.to_string();
-        let at = format!("{provider}/{model}");
-        assert!(
-            !text.contains(ANTHROPIC_SIG),
-            "{at}: a foreign signature was sent"
-        );
+    for &(at, api) in targets {
+        let text = in_loop(at)
+            .api(api)
+            .history(loop_history(anthropic_step(), call_id))
+            .send()
+            .request
+            .body
+            .to_string();
         assert!(!text.contains(THOUGHT), "{at}: foreign thoughts were sent");
         assert!(text.contains("get_weather"), "{at}: the call is there");
-        assert!(text.contains(RESULT), "{at}: the result is there");
+        assert!(text.contains(TOOL_RESULT), "{at}: the result is there");
     }
-    let gemini = send(
-        "google",
-        "gemini-3-pro-preview",
-        None,
-        &loop_history(anthropic_step(), call_id),
-    )
-    .body;
+    let gemini = in_loop("google/gemini-3-pro-preview")
+        .history(loop_history(anthropic_step(), call_id))
+        .send()
+        .request
+        .body;
     assert_eq!(
         gemini["contents"][1]["parts"],
         json!([{
@@ -401,13 +352,12 @@ fn a_foreign_step_goes_over_as_plain_calls_without_its_signatures() {
         }]),
         "a call Gemini did not sign carries the documented stand-in"
     );
-    let responses = send(
-        "openai",
-        "o3",
-        Some(ApiChoice::Responses),
-        &loop_history(anthropic_step(), call_id),
-    )
-    .body;
+    let responses = in_loop("openai/o3")
+        .api(ApiChoice::Responses)
+        .history(loop_history(anthropic_step(), call_id))
+        .send()
+        .request
+        .body;
     assert_eq!(
         responses["input"][1],
         json!({ "type": "function_call", "call_id": call_id, "name": "get_weather", "arguments": ARGS })
@@ -416,13 +366,11 @@ fn a_foreign_step_goes_over_as_plain_calls_without_its_signatures() {
 
 #[test]
 fn ids_other_providers_made_become_ids_anthropic_accepts_on_both_ends() {
-    let body = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        None,
-        &loop_history(gemini_step(), "ponder-call-1"),
-    )
-    .body;
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(loop_history(gemini_step(), "ponder-call-1"))
+        .send()
+        .request
+        .body;
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(
         messages[1]["content"],
@@ -435,13 +383,11 @@ fn ids_other_providers_made_become_ids_anthropic_accepts_on_both_ends() {
     if let Part::ToolCall(call) = &mut step.parts[1] {
         call.id = odd.into();
     }
-    let body = send(
-        "anthropic",
-        "claude-sonnet-4-5",
-        None,
-        &loop_history(step, odd),
-    )
-    .body;
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(loop_history(step, odd))
+        .send()
+        .request
+        .body;
     let messages = body["messages"].as_array().unwrap();
     let id = messages[1]["content"][0]["id"].as_str().unwrap();
     assert!(
@@ -455,21 +401,25 @@ fn ids_other_providers_made_become_ids_anthropic_accepts_on_both_ends() {
 #[test]
 fn an_error_result_is_marked_as_one() {
     let history = vec![
-        Message::user(QUESTION),
+        user(QUESTION),
         anthropic_step(),
         result("toolu_01A09q90qw90lq917835lq9", true),
     ];
-    let body = send("anthropic", "claude-sonnet-4-5", None, &history).body;
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(history)
+        .send()
+        .request
+        .body;
     assert_eq!(body["messages"][2]["content"][0]["is_error"], true);
-    let history = vec![
-        Message::user(QUESTION),
-        gemini_step(),
-        result("ponder-call-1", true),
-    ];
-    let body = send("google", "gemini-3-pro-preview", None, &history).body;
+    let history = vec![user(QUESTION), gemini_step(), result("ponder-call-1", true)];
+    let body = in_loop("google/gemini-3-pro-preview")
+        .history(history)
+        .send()
+        .request
+        .body;
     assert_eq!(
         body["contents"][2]["parts"][0]["functionResponse"]["response"],
-        json!({ "error": RESULT })
+        json!({ "error": TOOL_RESULT })
     );
 }
 
@@ -484,13 +434,17 @@ fn a_loop_of_several_steps_keeps_every_steps_thinking_for_anthropic() {
         s
     };
     let history = vec![
-        Message::user(QUESTION),
+        user(QUESTION),
         anthropic_step(),
         result("toolu_01A09q90qw90lq917835lq9", false),
         second,
         result("toolu_second", false),
     ];
-    let body = send("anthropic", "claude-sonnet-4-5", None, &history).body;
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(history)
+        .send()
+        .request
+        .body;
     let messages = body["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 5);
     for at in [1, 3] {
@@ -503,24 +457,85 @@ fn a_loop_of_several_steps_keeps_every_steps_thinking_for_anthropic() {
 
 #[test]
 fn no_tools_means_no_tools_field() {
-    let model = Catalog::builtin()
-        .resolve(Some("anthropic"), "claude-sonnet-4-5")
-        .unwrap();
-    let plan = translate(
-        Choice::HIGH,
-        &model,
-        &Overrides::default(),
-        &TurnContext::default(),
-    )
-    .unwrap();
-    let body = to_wire(WireInput {
-        model: &model,
-        plan: &plan,
-        settings: &ReasoningSettings::default(),
-        system: None,
-        history: &[Message::user(QUESTION)],
-        tools: &[],
-    })
-    .body;
+    let body = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::HIGH)
+        .without_system()
+        .history(vec![user(QUESTION)])
+        .send()
+        .request
+        .body;
     assert!(body.get("tools").is_none());
+}
+
+// ---- every step, continued on every protocol ----
+
+const COPILOT_OPAQUE: &str = "copilot-opaque-signature-of-the-tool-step";
+const OPENROUTER_SIG: &str = "EqQBCkYIBxgCKkA-openrouter-tool-step-signature==";
+
+/// Copilot signs the step's reasoning with `reasoning_opaque`.
+fn copilot_step() -> Message {
+    let mut step = chat_step("copilot", "gemini-3.8-flash");
+    step.replay.as_mut().unwrap().content["reasoning_opaque"] = json!(COPILOT_OPAQUE);
+    step
+}
+
+/// OpenRouter relays Claude's signature inside `reasoning_details`.
+fn openrouter_step() -> Message {
+    let mut step = chat_step("openrouter", "anthropic/claude-sonnet-4.5");
+    step.replay.as_mut().unwrap().content["reasoning_details"] = json!([{
+        "type": "reasoning.text", "text": THOUGHT, "signature": OPENROUTER_SIG,
+        "format": "anthropic-claude-v1", "index": 0
+    }]);
+    step
+}
+
+/// The conformance rules hold whichever protocol wrote the step and whichever continues
+/// the loop, whether the settings keep thoughts or not; the cases above pin a few of these
+/// pairs exactly, this walks them all.
+#[test]
+fn every_step_continued_on_every_protocol_keeps_the_conformance_rules() {
+    let steps = [
+        (anthropic_step(), "toolu_01A09q90qw90lq917835lq9"),
+        (gemini_step(), "ponder-call-1"),
+        (responses_step(), "call_weather_1"),
+        (chat_step("deepseek", "deepseek-v4-pro"), "call_00_weather"),
+        (copilot_step(), "call_00_weather"),
+        (openrouter_step(), "call_00_weather"),
+        (ollama_step(), "call_1"),
+    ];
+    // One model of each replay rule, on each of the five protocols.
+    let targets: &[(&str, Option<ApiChoice>)] = &[
+        ("anthropic/claude-sonnet-4-5", None),
+        ("openai/o3", Some(ApiChoice::Responses)),
+        ("openai/o3", Some(ApiChoice::Chat)),
+        ("deepseek/deepseek-v4-pro", None),
+        ("deepseek/deepseek-r1", None),
+        ("moonshot/kimi-k2.5", None),
+        ("openrouter/anthropic/claude-sonnet-4.5", None),
+        ("copilot/gemini-3.8-flash", None),
+        ("minimax/MiniMax-M2", None),
+        ("qwen/qwen3-max", None),
+        ("google/gemini-3-pro-preview", None),
+        ("ollama/qwen3", None),
+    ];
+    for (step, call_id) in &steps {
+        let origin = step.origin.as_ref().unwrap();
+        let from = format!("{}/{}", origin.provider, origin.model);
+        for &(to, api) in targets {
+            for settings in [defaults(), include()] {
+                let sent = in_loop(to)
+                    .api(api)
+                    .settings(settings)
+                    .history(loop_history(step.clone(), call_id))
+                    .send();
+                let signed = !matches!(origin.provider.as_str(), "ollama");
+                if signed && from != to {
+                    assert!(
+                        !foreign_secrets(&sent).is_empty(),
+                        "{from} to {to}: the rule had no signature to look for"
+                    );
+                }
+            }
+        }
+    }
 }
