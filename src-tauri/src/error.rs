@@ -32,9 +32,11 @@ pub enum IpcErrorCode {
     Declined,
 }
 
+/// An error for the window. Displayed (and so logged) as its code alone: the message can carry
+/// a provider's own words, which may quote the request; it goes only to the window.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(rename_all = "camelCase")]
-#[error("{message}")]
+#[error("{code:?}")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct IpcError {
     pub code: IpcErrorCode,

@@ -41,7 +41,7 @@ pub fn open_tree_loops_soon(store: Arc<Store>) {
             if let Ok(opened) = store.cut_tree_loops()
                 && opened > 0
             {
-                eprintln!("ponder: opened {opened} loop(s) of parents in the history");
+                tracing::warn!(opened, "opened loops of parents in the history");
             }
         })
         .await;

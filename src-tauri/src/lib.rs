@@ -6,6 +6,7 @@ mod error;
 mod heap_trim;
 mod indexing;
 mod ipc;
+mod logging;
 mod quit;
 mod relay;
 mod settings;
@@ -20,6 +21,7 @@ use tauri::Manager;
 pub use error::{IpcError, IpcErrorCode};
 
 pub fn run() {
+    logging::init();
     let app = tauri::Builder::default()
         // First: a second launch hands over to the running app and exits before it does
         // anything else (two apps on one history would fight over it).
@@ -116,7 +118,7 @@ pub fn run() {
         ])
         .build(tauri::generate_context!())
         .unwrap_or_else(|err| {
-            eprintln!("Ponder could not start: {err}");
+            tracing::error!(%err, "Ponder could not start");
             std::process::exit(1);
         });
     app.run(|app, event| {

@@ -77,7 +77,7 @@ impl AppState {
         // Not being able to move an old settings file is no reason not to start: it is
         // still there for the user, and Ponder starts with its defaults.
         if let Err(err) = paths.adopt_old_settings() {
-            eprintln!("Ponder could not move its old settings file: {err}");
+            tracing::warn!(%err, "Ponder could not move its old settings file");
         }
         let history = open_history(&paths);
         let settings_problem = crate::startup::settings_file_problem(&paths.settings());

@@ -2,9 +2,11 @@
 // an answer, a 401, a 500, a cancel, a crash (SIGKILL mid-answer), a restart, exports in
 // every format. Afterwards it is searched for everywhere Ponder writes or shows things: every
 // file under the data, config and cache homes (database, WAL, settings, WebKit's storage),
-// every export, the app's own output, the web view's DOM and storage, and every IPC message
-// the UI received. It may be found only in the keyring (and in the mock provider's record of
-// the requests, which shows it was really sent).
+// every export, the app's own output and its log, the web view's DOM and storage, and every IPC
+// message the UI received. It may be found only in the keyring (and in the mock provider's
+// record of the requests, which shows it was really sent). The log is also searched for the
+// questions asked, the answer's words and the provider's error messages: it names what
+// happened, never what was said.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -43,7 +45,7 @@ async function serve(fixture, options = {}) {
 
 before(async () => {
   root = mkdtempSync(join(tmpdir(), 'ponder-e2e-canary-'));
-  homes = { data: join(root, 'data'), config: join(root, 'config'), cache: join(root, 'cache') };
+  homes = { data: join(root, 'data'), config: join(root, 'config'), cache: join(root, 'cache'), state: join(root, 'state') };
   for (const dir of Object.values(homes)) mkdirSync(dir, { recursive: true });
   record = join(root, 'requests.jsonl');
   port = await freePort();
@@ -55,7 +57,7 @@ before(async () => {
   );
   keyring = await startKeyring(homes.data);
   driver = await startDriver({
-    env: { XDG_DATA_HOME: homes.data, XDG_CONFIG_HOME: homes.config, XDG_CACHE_HOME: homes.cache, NO_AT_BRIDGE: '1' },
+    env: { XDG_DATA_HOME: homes.data, XDG_CONFIG_HOME: homes.config, XDG_CACHE_HOME: homes.cache, XDG_STATE_HOME: homes.state, NO_AT_BRIDGE: '1' },
   });
 });
 
@@ -97,7 +99,11 @@ async function withApp(body) {
   }
 }
 
+/** Every question asked: none may reach the log. */
+const asked = [];
+
 async function ask(s, text) {
+  asked.push(text);
   await s.click(await s.waitFind('[data-testid="new-chat"]'));
   await pickBudgetModelMedium(s);
   await send(s, text);
@@ -215,5 +221,17 @@ describe('a canary key', () => {
       `canary: ${scanned.files} files, ${pages.length} page snapshots, ${seenByUi.length} IPC messages scanned; ${found.length} leaks`,
     );
     assert.deepEqual(found, [], 'the key appears nowhere but the keyring');
+
+    // The log: written, naming the commands and turns, and saying nothing that was said.
+    const logs = filesUnder(join(homes.state, IDENTIFIER, 'logs'));
+    assert.ok(logs.length >= 1, 'the app wrote its log in the XDG state directory');
+    const log = logs.map((f) => readFileSync(f, 'utf8')).join('\n');
+    for (const expected of ['Ponder started', 'send_message', 'turn started', 'turn ended', 'ended="failed"', 'error="auth"', 'ended="cancelled"']) {
+      assert.ok(log.includes(expected), `the log says ${expected}: ${log.slice(0, 2000)}`);
+    }
+    const said = [...asked, 'crossing', 'invalid x-api-key', 'Internal server error', 'authentication_error'];
+    const spoken = said.filter((text) => log.includes(text));
+    assert.deepEqual(spoken, [], 'no question, answer or provider message is in the log');
+    console.log(`log: ${logs.length} file(s), ${log.split('\n').length} lines; key, questions and answers found 0`);
   });
 });

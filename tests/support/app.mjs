@@ -39,12 +39,13 @@ export function freePort() {
  * Returns { base, newSession(), stop() }; each session launches the app afresh.
  */
 /**
- * The app's environment for a test: its settings (`XDG_CONFIG_HOME`) go to the same private
- * folder as its history (`XDG_DATA_HOME`) unless the test names another, so that no test
- * reads or writes the settings of the user running it.
+ * The app's environment for a test: its settings (`XDG_CONFIG_HOME`) and its log
+ * (`XDG_STATE_HOME`) go to the same private folder as its history (`XDG_DATA_HOME`) unless the
+ * test names others, so that no test reads or writes the settings or log of the user running it.
  */
 export function appEnv(env) {
-  return env.XDG_DATA_HOME && !env.XDG_CONFIG_HOME ? { ...env, XDG_CONFIG_HOME: env.XDG_DATA_HOME } : env;
+  if (!env.XDG_DATA_HOME) return env;
+  return { XDG_CONFIG_HOME: env.XDG_DATA_HOME, XDG_STATE_HOME: env.XDG_DATA_HOME, ...env };
 }
 
 export async function startDriver({ env }) {

@@ -18,6 +18,13 @@ pub const DATABASE_FILE: &str = "ponder.sqlite3";
 /// The settings file kept by tauri-plugin-store, inside the config directory.
 pub const SETTINGS_FILE: &str = "settings.json";
 
+/// Where the app writes its log: `$XDG_STATE_HOME/<identifier>/logs` (`~/.local/state/…` when
+/// unset), the XDG place for what an app writes about itself that is worth keeping across
+/// runs but is not the user's data.
+pub fn log_dir() -> Option<PathBuf> {
+    dirs::state_dir().map(|state| state.join(APP_IDENTIFIER).join("logs"))
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DataDirError {
     #[error(

@@ -7,6 +7,7 @@ use crate::state::AppState;
 
 /// The version and the data directory, for the status line.
 #[tauri::command]
+#[tracing::instrument(skip_all)]
 pub fn app_info(state: State<'_, AppState>) -> About {
     About::new(&state.paths)
 }
@@ -14,6 +15,7 @@ pub fn app_info(state: State<'_, AppState>) -> About {
 /// Opens a web link from an answer in the system's browser; the app's own window never
 /// navigates away. Only `http` and `https` addresses are opened.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn open_external(app: AppHandle, url: String) -> Result<(), IpcError> {
     use tauri_plugin_opener::OpenerExt;
 
@@ -37,6 +39,7 @@ pub fn open_external(app: AppHandle, url: String) -> Result<(), IpcError> {
 /// button, as a `data:` URL: the window itself loads no image from the network (its content
 /// security policy in `tauri.conf.json`), so nothing in a message can make a request unasked.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn load_image(url: String) -> Result<String, IpcError> {
     use ponder_core::remote_image::{ImageError, fetch_as_data_url};
 
@@ -51,6 +54,7 @@ pub async fn load_image(url: String) -> Result<String, IpcError> {
 
 /// Files Ponder could not use at start-up; the window shows them before anything else.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all)]
 pub fn startup_problems(state: State<'_, AppState>) -> Vec<StartupProblem> {
     state.problems()
 }
@@ -58,6 +62,7 @@ pub fn startup_problems(state: State<'_, AppState>) -> Vec<StartupProblem> {
 /// What the user chose for a file Ponder could not use: keep it aside under another name
 /// and start afresh, or try again after fixing it. Returns the problems that remain.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn resolve_startup_problem(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -85,6 +90,7 @@ pub fn resolve_startup_problem(
 
 /// Quits the app the way closing its window does: running answers are stopped and stored.
 #[tauri::command]
+#[tracing::instrument(skip_all)]
 pub fn quit(app: AppHandle) {
     app.exit(0);
 }

@@ -23,6 +23,7 @@ pub struct Sent {
 }
 
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn send_message(
     app: AppHandle,
     request: SendRequest,
@@ -34,6 +35,7 @@ pub async fn send_message(
 /// Answers a question again with the conversation's current model and level. The new answer
 /// is another version beside the earlier ones, which all stay.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn regenerate(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -48,6 +50,7 @@ pub async fn regenerate(
 /// Answers a question again with another model and level ("Rerun with…"): another version
 /// beside the others, to compare. The conversation keeps its own model and level.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn rerun(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -85,6 +88,7 @@ fn question_of(
 /// Asks an edited version of a question, and answers it. The original and its answers stay,
 /// as the other version.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn edit_and_resend(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -120,6 +124,7 @@ fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendReque
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn cancel_run(state: State<'_, AppState>, run_id: String) -> Result<(), IpcError> {
     if let Some(token) = state.runs.locked().get(&run_id) {
         token.cancel();

@@ -7,6 +7,7 @@ use crate::ipc::{ConversationView, MessageView};
 use crate::state::AppState;
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn list_conversations(
     state: State<'_, AppState>,
     include_archived: Option<bool>,
@@ -21,6 +22,7 @@ pub fn list_conversations(
 /// screen without reading, sending and parsing all of it first — `earlier_messages`
 /// reads the rest.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn get_conversation(
     state: State<'_, AppState>,
     id: String,
@@ -34,6 +36,7 @@ pub fn get_conversation(
 /// The messages of the shown path above `message_id` (the first message of a tail read
 /// before), first message first.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn earlier_messages(
     state: State<'_, AppState>,
     message_id: String,
@@ -51,6 +54,7 @@ pub fn earlier_messages(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn create_conversation(
     state: State<'_, AppState>,
     provider: Option<String>,
@@ -67,6 +71,7 @@ pub fn create_conversation(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn rename_conversation(
     state: State<'_, AppState>,
     id: String,
@@ -76,11 +81,13 @@ pub fn rename_conversation(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn delete_conversation(state: State<'_, AppState>, id: String) -> Result<(), IpcError> {
     Ok(state.store()?.delete_conversation(&id)?)
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn pin_conversation(
     state: State<'_, AppState>,
     id: String,
@@ -92,6 +99,7 @@ pub fn pin_conversation(
 /// Hides one thought of an answer (or shows it again): kept, but not shown, exported or sent
 /// back unless the provider needs it.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_thought_hidden(
     state: State<'_, AppState>,
     message_id: String,
@@ -107,6 +115,7 @@ pub fn set_thought_hidden(
 /// The whole text of a message's `index`-th thought (views carry only the start of long
 /// ones), for the pane being opened.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn thought_text(
     state: State<'_, AppState>,
     message_id: String,
@@ -117,6 +126,7 @@ pub fn thought_text(
 
 /// The model a conversation talks to next, saved as soon as the user picks it.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_conversation_model(
     app: tauri::AppHandle,
     state: State<'_, AppState>,
@@ -133,6 +143,7 @@ pub fn set_conversation_model(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_conversation_settings(
     state: State<'_, AppState>,
     id: String,
@@ -143,6 +154,7 @@ pub fn set_conversation_settings(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn search(
     state: State<'_, AppState>,
     query: String,
@@ -188,6 +200,7 @@ fn read_view(
 /// Shows another version of a message (the ‹ 2 / 3 › switcher): the conversation as it
 /// reads through that version.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn show_version(
     state: State<'_, AppState>,
     message_id: String,
@@ -199,6 +212,7 @@ pub fn show_version(
 
 /// Tokens and cost per day and model over the last `days` days, for the usage view.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn usage_report(
     state: State<'_, AppState>,
     days: u32,
@@ -210,6 +224,7 @@ pub fn usage_report(
 /// Every version of an answer (the answers to its question), oldest first, with their
 /// figures and thoughts, for the compare view.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn compare_versions(
     state: State<'_, AppState>,
     message_id: String,
@@ -233,6 +248,7 @@ pub fn compare_versions(
 /// Deletes one version of a message and everything that followed it; `restore_branch`
 /// brings it back.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn delete_branch(
     state: State<'_, AppState>,
     message_id: String,
@@ -243,6 +259,7 @@ pub fn delete_branch(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn restore_branch(
     state: State<'_, AppState>,
     message_id: String,

@@ -59,6 +59,7 @@ pub enum SignInEvent {
 /// Starts GitHub's device flow and returns the code to show; the wait for the user goes on
 /// in a task that reports to `on_event`. A sign-in already waiting is stopped first.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn copilot_sign_in(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -143,6 +144,7 @@ async fn finish(
 
 /// Stops a sign-in that is waiting for its code.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all)]
 pub fn copilot_cancel_sign_in(state: State<'_, AppState>) {
     if let Some(waiting) = state.sign_in.locked().take() {
         waiting.cancel();

@@ -33,6 +33,7 @@ pub struct Exported {
 }
 
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn export_conversation(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -105,6 +106,7 @@ pub struct Imported {
 }
 
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn import_file(
     app: AppHandle,
     state: State<'_, AppState>,

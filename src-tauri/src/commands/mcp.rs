@@ -67,12 +67,14 @@ pub fn check_servers(value: &serde_json::Value) -> Result<(), IpcError> {
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all)]
 pub fn mcp_status(state: State<'_, AppState>) -> Vec<ServerStatus> {
     state.hub.status()
 }
 
 /// Starts a server afresh and lists its tools (the "Test" button).
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn mcp_test(state: State<'_, AppState>, id: String) -> Result<Vec<ToolInfo>, IpcError> {
     let hub = state.hub.clone();
     let tools = hub.restart(&id).await?;
@@ -81,6 +83,7 @@ pub async fn mcp_test(state: State<'_, AppState>, id: String) -> Result<Vec<Tool
 
 /// Every switched-on server's tools, starting the servers that are not running.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn mcp_tools(app: AppHandle) -> Result<Vec<ServerTools>, IpcError> {
     let settings = crate::settings::load(&app)?;
     let hub = tauri::Manager::state::<AppState>(&app).hub.clone();
@@ -105,6 +108,7 @@ pub async fn mcp_tools(app: AppHandle) -> Result<Vec<ServerTools>, IpcError> {
 
 /// Stores a server's secret value (an environment value or a header) in the keyring.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_mcp_secret(server_id: String, name: String, value: String) -> Result<(), IpcError> {
     let account = ponder_core::mcp::config::secret_account(&server_id, &name);
     ponder_core::secrets::set_secret(&account, &value)?;
@@ -112,6 +116,7 @@ pub fn set_mcp_secret(server_id: String, name: String, value: String) -> Result<
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn clear_mcp_secret(server_id: String, name: String) -> Result<(), IpcError> {
     let account = ponder_core::mcp::config::secret_account(&server_id, &name);
     ponder_core::secrets::clear_secret(&account)?;
@@ -120,6 +125,7 @@ pub fn clear_mcp_secret(server_id: String, name: String) -> Result<(), IpcError>
 
 /// The user's answer to a tool call waiting on its approval card.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn answer_tool_call(
     state: State<'_, AppState>,
     run_id: String,

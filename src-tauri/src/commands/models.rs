@@ -21,6 +21,7 @@ use ponder_core::catalog::ModelSource;
 /// (retired ones left out), what each provider listed live, and what the user added, each
 /// once, with what its levels mean.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<ModelView>, IpcError> {
     let settings = crate::settings::load(&app)?;
     let live = state.live_models.locked().clone();
@@ -94,6 +95,7 @@ pub fn model_view(
 /// the budget within the model's range, with what a turn then sends under the user's
 /// overrides. `None` where a budget means nothing for the model.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn budget_option(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -115,6 +117,7 @@ pub fn budget_option(
 /// Adds a model id the user typed to a provider's models, so the picker offers it from now
 /// on, and returns it as the picker shows it.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn add_model(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -159,6 +162,7 @@ pub fn add_model(
 /// current models; the next `list_models` includes them. Returns how many each listed, and
 /// the providers that could not be asked, with why.
 #[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn refresh_models(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -284,6 +288,7 @@ const NEXT_MESSAGE: &str = "(your next message)";
 /// by a placeholder), the feedback and warnings for the choice, and what the conversation
 /// costs in context once stripped.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn translate_preview(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -392,6 +397,7 @@ pub fn translate_preview(
 /// read as the overrides format reads it (`null`, one value, or four for minimal, low, medium, high) and
 /// each level translated for `model`, or for the provider's first model when none is given.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn override_meanings(
     app: AppHandle,
     provider: String,
@@ -438,6 +444,7 @@ pub fn override_meanings(
 
 /// The effective context tokens of a conversation for a model.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn context_tokens(
     app: AppHandle,
     state: State<'_, AppState>,

@@ -9,6 +9,7 @@ use crate::ipc::ProviderView;
 use crate::state::AppState;
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn list_providers(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -23,6 +24,7 @@ pub fn list_providers(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_api_key(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -51,6 +53,7 @@ pub fn set_api_key(
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn clear_api_key(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -77,6 +80,7 @@ pub fn clear_api_key(
 
 /// Adds a server of the user's own, which reasons the way `preset` does.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn add_custom_provider(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -120,6 +124,7 @@ pub fn add_custom_provider(
 
 /// Removes a server the user added, and its key.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn remove_custom_provider(
     app: AppHandle,
     state: State<'_, AppState>,
@@ -161,6 +166,7 @@ pub struct KeyringStatus {
 
 /// Whether the system keyring answers, so the UI can offer the environment route if not.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all)]
 pub fn keyring_status() -> KeyringStatus {
     match ponder_core::secrets::probe() {
         Ok(()) => KeyringStatus {

@@ -6,11 +6,13 @@ use crate::settings::{Settings, Theme};
 use crate::state::AppState;
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn get_settings(app: AppHandle) -> Result<Settings, IpcError> {
     crate::settings::load(&app)
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn update_settings(app: AppHandle, patch: Value) -> Result<Settings, IpcError> {
     // Servers are checked before anything is written: a bad one is refused with why.
     if let Some(servers) = patch.get("mcpServers") {
@@ -37,6 +39,7 @@ pub fn update_settings(app: AppHandle, patch: Value) -> Result<Settings, IpcErro
 }
 
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn set_theme(app: AppHandle, theme: Theme) -> Result<Settings, IpcError> {
     crate::settings::update(&app, &serde_json::json!({ "theme": theme }))
 }
@@ -52,6 +55,7 @@ pub struct PurgeReport {
 
 /// Drops stored thoughts (and their signatures) older than N days.
 #[tauri::command(async)]
+#[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn purge_thoughts(
     state: State<'_, AppState>,
     older_than_days: u32,

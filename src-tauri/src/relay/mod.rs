@@ -39,7 +39,8 @@ pub fn spawn(
     settings: Settings,
     channel: Channel<StreamEvent>,
 ) {
-    tauri::async_runtime::spawn(async move {
+    let span = tracing::info_span!("turn", run = %run.id);
+    let task = async move {
         let mut session = session;
         let batch = Arc::new(Mutex::new(batch::Batch::default()));
         let done = CancellationToken::new();
@@ -67,6 +68,15 @@ pub fn spawn(
             .await;
         let approver = WindowApprover::new(&app, &run, session.turn(), batch.clone(), &settings);
         let level = session.turn().choice;
+        let turn = session.turn();
+        tracing::info!(
+            conversation = %turn.conversation.id,
+            provider = %turn.model.provider.id,
+            model = %turn.model.id,
+            choice = %level,
+            "turn started"
+        );
+        let started = std::time::Instant::now();
         let runner = Runner {
             client: &state.client,
             http: &run.http,
@@ -81,6 +91,7 @@ pub fn spawn(
                 batch.locked().push(event, &run.id);
             })
             .await;
+        log_end(&result, started.elapsed());
         done.cancel();
         let _ = flusher.await;
         for event in batch.locked().drain() {
@@ -92,5 +103,41 @@ pub fn spawn(
         let terminal = terminal::event(result, &store, &state.prices(), level);
         guard.channel = None;
         let _ = channel.send(terminal);
-    });
+    };
+    tauri::async_runtime::spawn(tracing::Instrument::instrument(task, span));
+}
+
+/// How a turn ended, for the log: its kind, error code, tokens and time; never its text.
+fn log_end(
+    result: &Result<(String, ponder_core::run::Outcome), ponder_core::run::RecordError>,
+    took: std::time::Duration,
+) {
+    use ponder_core::run::{Outcome, RecordError};
+    let ms = u64::try_from(took.as_millis()).unwrap_or(u64::MAX);
+    match result {
+        Ok((_, outcome)) => {
+            let turn = outcome.turn();
+            let ended = match outcome {
+                Outcome::Done(_) => "done",
+                Outcome::Failed(_) => "failed",
+                Outcome::Cancelled(_) => "cancelled",
+            };
+            let error = turn.error.as_ref().map(|e| e.kind.as_str());
+            let status = turn.error.as_ref().and_then(|e| e.status);
+            tracing::info!(
+                ended,
+                error,
+                status,
+                input_tokens = turn.usage.input,
+                output_tokens = turn.usage.output,
+                reasoning_tokens = turn.usage.reasoning,
+                ms,
+                "turn ended"
+            );
+        }
+        Err(RecordError::Unsaved { .. }) => tracing::error!(ms, "turn ended unsaved"),
+        Err(RecordError::Store(_)) => {
+            tracing::error!(ms, "turn could not start in the history")
+        }
+    }
 }
