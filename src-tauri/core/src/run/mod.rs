@@ -7,6 +7,7 @@
 //! - `record` runs it as part of a stored conversation (`run_recorded`).
 
 mod record;
+mod recording;
 mod session;
 mod setup;
 mod step;
@@ -14,10 +15,8 @@ mod step;
 mod tests;
 mod turn;
 
-pub use record::{
-    Question, RecordError, RecordOptions, RecordedEvent, Runner, run_recorded,
-    run_recorded_with_tools,
-};
+pub use record::{Question, run_recorded, run_recorded_with_tools};
+pub use recording::{RecordError, RecordOptions, RecordedEvent, Runner};
 pub use session::Session;
 pub use setup::{Ask, Place, SetupError, TurnSetup, setup};
 pub use turn::{run_turn, run_turn_into};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use tokio_util::sync::CancellationToken;
 
-use super::record::{RecordError, RecordOptions, RecordedEvent, Runner};
+use super::recording::{RecordError, RecordOptions, RecordedEvent, Runner};
 use super::{Outcome, RunEvent, TurnRequest, fit_history, run_turn_into, turn_notes};
 use crate::chat::{ChatEvent, Origin, Part, ThoughtSource};
 use crate::draft::Draft;
