@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use ponder_core::catalog::Catalog;
 use ponder_core::chat::Role;
-use ponder_core::mcp::{Hub, ServerConfig, Transport};
+use ponder_core::mcp::{Hub, ServerConfig};
 use ponder_core::providers::copilot::{CopilotError, TokenCache};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{Choice, Overrides};
@@ -322,39 +322,10 @@ async fn each_place_puts_the_answer_where_it_belongs() {
     assert_eq!(face.mock.requests().len(), 5);
 }
 
-fn everything() -> ServerConfig {
-    let script = ponder_tests::workspace_root()
-        .join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        script.exists(),
-        "`./.ci/test` installs the MCP servers the tests use"
-    );
-    ServerConfig {
-        id: "everything".into(),
-        name: "Everything".into(),
-        enabled: true,
-        transport: Transport::Stdio {
-            command: "node".into(),
-            args: vec![script.display().to_string(), "stdio".into()],
-            env: BTreeMap::new(),
-            secret_env: Vec::new(),
-            cwd: None,
-        },
-    }
-}
-
 fn missing() -> ServerConfig {
     ServerConfig {
-        id: "missing".into(),
         name: "Missing".into(),
-        enabled: true,
-        transport: Transport::Stdio {
-            command: "/nonexistent/ponder-test-server".into(),
-            args: Vec::new(),
-            env: BTreeMap::new(),
-            secret_env: Vec::new(),
-            cwd: None,
-        },
+        ..ponder_tests::mcp::stdio("missing", "/nonexistent/ponder-test-server", &[])
     }
 }
 
@@ -370,7 +341,13 @@ async fn tools_come_from_the_servers_that_start_and_the_others_are_named_under_t
         Arc::new(|_| Ok(BTreeMap::new())),
         Duration::from_secs(30),
     ));
-    let servers = [everything(), missing()];
+    let servers = [
+        ServerConfig {
+            name: "Everything".into(),
+            ..ponder_tests::mcp::everything()
+        },
+        missing(),
+    ];
     hub.configure(&servers).await;
     let choice = ToolChoice {
         servers: vec!["everything".into(), "missing".into()],

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 pub mod framed;
+pub mod mcp;
 pub mod recordings;
 
 /// The workspace root, for finding built binaries and fixtures.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use ponder_core::catalog::Catalog;
 use ponder_core::chat::{Role, ToolCall, ToolContent, ToolResult};
-use ponder_core::mcp::{Hub, ServerConfig, Transport};
+use ponder_core::mcp::{Hub, ServerConfig};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{ApiChoice, Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{
@@ -25,33 +25,11 @@ use ponder_tests::framed::{chat_stream, deepseek_calling};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-fn node_server(id: &str, script: &std::path::Path) -> ServerConfig {
-    assert!(
-        script.exists(),
-        "`./.ci/test` installs the MCP servers the tests use"
-    );
-    ServerConfig {
-        id: id.into(),
-        name: id.into(),
-        enabled: true,
-        transport: Transport::Stdio {
-            command: "node".into(),
-            args: vec![script.display().to_string(), "stdio".into()],
-            env: BTreeMap::new(),
-            secret_env: Vec::new(),
-            cwd: None,
-        },
-    }
-}
-
 fn servers() -> Vec<ServerConfig> {
     let root = ponder_tests::workspace_root();
     vec![
-        node_server(
-            "everything",
-            &root.join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-        ),
-        node_server("faulty", &root.join("tests/tools/faulty-server.mjs")),
+        ponder_tests::mcp::everything(),
+        ponder_tests::mcp::node_server("faulty", &root.join("tests/tools/faulty-server.mjs")),
     ]
 }
 

@@ -17,7 +17,7 @@ use std::time::Duration;
 use ponder_core::catalog::Protocol;
 use ponder_core::catalog::{Catalog, CustomProvider, ModelInfo};
 use ponder_core::chat::{Part, Role, ToolCall, ToolResult, ToolSpec};
-use ponder_core::mcp::{Hub, ServerConfig, Transport};
+use ponder_core::mcp::{Hub, ServerConfig};
 use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{ApiChoice, Choice, Overrides, ReasoningSettings};
 use ponder_core::run::{
@@ -112,27 +112,13 @@ impl ToolHost for EchoTools<'_> {
 }
 
 async fn everything_hub() -> Hub {
-    let js = ponder_tests::workspace_root()
-        .join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(
-        js.exists(),
-        "`./.ci/test` installs the MCP servers the tests use"
-    );
     let hub = Hub::new(
         std::sync::Arc::new(|_| Ok(BTreeMap::new())),
         Duration::from_secs(30),
     );
     hub.configure(&[ServerConfig {
-        id: "everything".into(),
         name: "Everything".into(),
-        enabled: true,
-        transport: Transport::Stdio {
-            command: "node".into(),
-            args: vec![js.display().to_string(), "stdio".into()],
-            env: BTreeMap::new(),
-            secret_env: Vec::new(),
-            cwd: None,
-        },
+        ..ponder_tests::mcp::everything()
     }])
     .await;
     hub

@@ -1,0 +1,43 @@
+//! MCP servers the tests run: real ones from the npm registry (installed by `./.ci/test`) and
+//! commands of the tests' own.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use ponder_core::mcp::{ServerConfig, Transport};
+
+/// A server started as `command args…`, named after its id.
+pub fn stdio(id: &str, command: &str, args: &[String]) -> ServerConfig {
+    ServerConfig {
+        id: id.into(),
+        name: id.into(),
+        enabled: true,
+        transport: Transport::Stdio {
+            command: command.into(),
+            args: args.to_vec(),
+            env: BTreeMap::new(),
+            secret_env: Vec::new(),
+            cwd: None,
+        },
+    }
+}
+
+/// A Node.js server from its script, over stdio.
+pub fn node_server(id: &str, script: &std::path::Path) -> ServerConfig {
+    assert!(
+        script.exists(),
+        "`./.ci/test` installs the MCP servers the tests use: {} is missing",
+        script.display()
+    );
+    stdio(id, "node", &[script.display().to_string(), "stdio".into()])
+}
+
+/// The reference "everything" server of the MCP project (echo, add, get-env, …).
+pub fn everything_js() -> PathBuf {
+    crate::workspace_root()
+        .join("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
+pub fn everything() -> ServerConfig {
+    node_server("everything", &everything_js())
+}
