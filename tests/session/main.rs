@@ -325,7 +325,7 @@ async fn each_place_puts_the_answer_where_it_belongs() {
 fn missing() -> ServerConfig {
     ServerConfig {
         name: "Missing".into(),
-        ..ponder_tests::mcp::stdio("missing", "/nonexistent/ponder-test-server", &[])
+        ..ponder_tests::mcp::stdio("missing", "/nonexistent/ponder-test-server", &[], &[])
     }
 }
 

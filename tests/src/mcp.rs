@@ -6,16 +6,19 @@ use std::path::PathBuf;
 
 use ponder_core::mcp::{ServerConfig, Transport};
 
-/// A server started as `command args…`, named after its id.
-pub fn stdio(id: &str, command: &str, args: &[String]) -> ServerConfig {
+/// A server started as `command args…` with `env` set, named after its id.
+pub fn stdio(id: &str, command: &str, args: &[&str], env: &[(&str, &str)]) -> ServerConfig {
     ServerConfig {
         id: id.into(),
         name: id.into(),
         enabled: true,
         transport: Transport::Stdio {
             command: command.into(),
-            args: args.to_vec(),
-            env: BTreeMap::new(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect::<BTreeMap<_, _>>(),
             secret_env: Vec::new(),
             cwd: None,
         },
@@ -29,7 +32,7 @@ pub fn node_server(id: &str, script: &std::path::Path) -> ServerConfig {
         "`./.ci/test` installs the MCP servers the tests use: {} is missing",
         script.display()
     );
-    stdio(id, "node", &[script.display().to_string(), "stdio".into()])
+    stdio(id, "node", &[&script.display().to_string(), "stdio"], &[])
 }
 
 /// The reference "everything" server of the MCP project (echo, add, get-env, …).

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use ponder_core::chat::ToolContent;
 use ponder_core::mcp::{Connection, Hub, McpError, ServerConfig, ServerState, Transport};
+use ponder_tests::mcp::stdio;
 use serde_json::{Map, Value, json};
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -25,24 +26,6 @@ fn installed(path: &str) -> PathBuf {
 
 fn everything_js() -> PathBuf {
     installed("tests/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-}
-
-fn stdio(id: &str, command: &str, args: &[&str], env: &[(&str, &str)]) -> ServerConfig {
-    ServerConfig {
-        id: id.into(),
-        name: id.into(),
-        enabled: true,
-        transport: Transport::Stdio {
-            command: command.into(),
-            args: args.iter().map(|a| (*a).to_owned()).collect(),
-            env: env
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect(),
-            secret_env: Vec::new(),
-            cwd: None,
-        },
-    }
 }
 
 fn everything() -> ServerConfig {
