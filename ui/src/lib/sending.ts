@@ -166,7 +166,8 @@ export class Sending {
     host.current = { ...conversation, messages: [...(host.current?.messages ?? []), localUserMessage(localId, text)] };
     const turn = this.turn(key);
     turn.localId = localId;
-    if (alsoAt.length) turn.alsoAt = alsoAt;
+    // Set on every send: levels of an earlier send whose answer never started must not carry over.
+    turn.alsoAt = alsoAt;
     this.beginRun(key, once ?? host.reasoning.choice);
     try {
       const started = await ipc.sendMessage(
