@@ -50,7 +50,28 @@ const FILE: &str = concat!(
 );
 
 fn declare<T: TS>() -> String {
-    format!("export {}\n", T::decl())
+    format!("export {}\n", one_line_docs(&T::decl()))
+}
+
+/// ts-rs writes every doc comment over three lines; one that is a single line is written on
+/// one, so the file reads as the Rust does.
+fn one_line_docs(decl: &str) -> String {
+    let lines: Vec<&str> = decl.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        match (lines.get(i + 1), lines.get(i + 2)) {
+            (Some(text), Some(&" */")) if lines[i] == "/**" && text.starts_with(" * ") => {
+                out.push(format!("/** {} */", &text[3..]));
+                i += 3;
+            }
+            _ => {
+                out.push(lines[i].to_owned());
+                i += 1;
+            }
+        }
+    }
+    out.join("\n")
 }
 
 fn generated() -> String {

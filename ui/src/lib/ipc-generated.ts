@@ -18,37 +18,25 @@ export type MessageStatus = "streaming" | "complete" | "cancelled" | "error" | "
 export type StopReason = { "kind": "end" } | { "kind": "max_tokens", whileThinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
 
 export type Usage = { input?: number | null, 
-/**
- * Output tokens including reasoning, as every provider but Gemini counts them.
- */
+/** Output tokens including reasoning, as every provider but Gemini counts them. */
 output?: number | null, reasoning?: number | null, cached?: number | null, };
 
 export type TokenCount = { tokens: number, 
-/**
- * False when the figure is the four-characters-a-token estimate.
- */
+/** False when the figure is the four-characters-a-token estimate. */
 exact: boolean, };
 
 export type MeaningKind = "budget" | "adaptive" | "effort" | "level" | "disabled" | "provider_default" | "toggle" | "always";
 
 export type Meaning = { kind: MeaningKind, 
-/**
- * The budget the level stands for (before any cut to keep the request valid).
- */
+/** The budget the level stands for (before any cut to keep the request valid). */
 tokens?: number | null, 
-/**
- * The effort, level or toggle value.
- */
+/** The effort, level or toggle value. */
 value?: string | null, };
 
 export type LevelOption = { choice: Choice, 
-/**
- * `medium — 43,008 tokens`, `off — not available, minimum is LOW`.
- */
+/** `medium — 43,008 tokens`, `off — not available, minimum is LOW`. */
 label: string, 
-/**
- * False when the model cannot do this choice, or does exactly what another choice does.
- */
+/** False when the model cannot do this choice, or does exactly what another choice does. */
 available: boolean, };
 
 export type StripFromContext = "all" | "allButLast" | "none";
@@ -56,9 +44,7 @@ export type StripFromContext = "all" | "allButLast" | "none";
 export type ThoughtFormat = "native" | "field";
 
 export type ReasoningSettings = { 
-/**
- * False sends no reasoning parameters, but thoughts a model returns are still kept.
- */
+/** False sends no reasoning parameters, but thoughts a model returns are still kept. */
 enabled: boolean, includeInContext: boolean, includeInResponse: boolean, format: ThoughtFormat, stripFromContext: StripFromContext, 
 /**
  * The most one answer may hold, thinking included (`max_tokens`, `max_output_tokens`,
@@ -71,9 +57,7 @@ maxOutputTokens?: number | null,
  * conversation still leaves room for the answer.
  */
 longContextCut: boolean, 
-/**
- * The conversation's system prompt (a profile can carry one too).
- */
+/** The conversation's system prompt (a profile can carry one too). */
 systemPrompt?: string | null, 
 /**
  * A system prompt that came with an imported file. It is not sent until the user has
@@ -81,9 +65,7 @@ systemPrompt?: string | null,
  * unseen.
  */
 importedSystemPrompt?: string | null, 
-/**
- * For providers that have both, Chat Completions or Responses; `None` lets Ponder choose.
- */
+/** For providers that have both, Chat Completions or Responses; `None` lets Ponder choose. */
 api?: ApiChoice | null, choice: Choice, 
 /**
  * The tools this conversation offers the model (MCP servers, tools switched off, tools
@@ -100,15 +82,11 @@ export type Mapping = null | Scalar | [Scalar, Scalar, Scalar, Scalar];
 export type Caching = "full" | "none";
 
 export type ModelOverrides = { reasoning?: Mapping | null, 
-/**
- * Whether this model's answers stream; unset follows the provider.
- */
+/** Whether this model's answers stream; unset follows the provider. */
 stream?: boolean | null, };
 
 export type ProviderOverrides = { reasoning?: Mapping | null, 
-/**
- * The lowest level at which streaming is forced on.
- */
+/** The lowest level at which streaming is forced on. */
 reasoningAutoStreamLevel?: "minimal" | "low" | "medium" | "high" | "max", caching?: Caching | null, 
 /**
  * Whether answers stream (unset: they do). Off, each answer comes whole — for an
@@ -120,27 +98,17 @@ stream?: boolean | null, models?: { [key in string]?: ModelOverrides }, };
 export type Overrides = { providers: { [key in string]?: ProviderOverrides }, };
 
 export type CustomProvider = { 
-/**
- * `custom-…`, unique; keys are stored under it.
- */
+/** `custom-…`, unique; keys are stored under it. */
 id: string, name: string, baseUrl: string, protocol: Protocol, 
-/**
- * The built-in provider whose reasoning dialect and generic rule it follows.
- */
+/** The built-in provider whose reasoning dialect and generic rule it follows. */
 preset: string, 
-/**
- * Whether it takes an API key.
- */
+/** Whether it takes an API key. */
 needsKey: boolean, };
 
 export type ToolChoice = { 
-/**
- * Server ids whose tools are offered.
- */
+/** Server ids whose tools are offered. */
 servers: Array<string>, 
-/**
- * Tools of those servers left out, as `server/tool`.
- */
+/** Tools of those servers left out, as `server/tool`. */
 off: Array<string>, 
 /**
  * Tools this conversation runs without asking (the user chose "Allow for this
@@ -149,27 +117,17 @@ off: Array<string>,
 allowed: Array<string>, };
 
 export type Transport = { "type": "stdio", command: string, args: Array<string>, 
-/**
- * Plain values; a secret's entry is its name with an empty value here.
- */
+/** Plain values; a secret's entry is its name with an empty value here. */
 env: { [key in string]?: string }, 
-/**
- * Names in `env` whose values are in the keyring.
- */
+/** Names in `env` whose values are in the keyring. */
 secretEnv: Array<string>, cwd: string | null, } | { "type": "http", url: string, headers: { [key in string]?: string }, 
-/**
- * Names in `headers` whose values are in the keyring.
- */
+/** Names in `headers` whose values are in the keyring. */
 secretHeaders: Array<string>, };
 
 export type ServerConfig = { 
-/**
- * Stable, short and safe in tool names: lowercase letters, digits, `-` and `_`.
- */
+/** Stable, short and safe in tool names: lowercase letters, digits, `-` and `_`. */
 id: string, 
-/**
- * What the user calls it.
- */
+/** What the user calls it. */
 name: string, enabled: boolean, transport: Transport, };
 
 export type Theme = "light" | "dark" | "system";
@@ -177,29 +135,19 @@ export type Theme = "light" | "dark" | "system";
 export type ThoughtVisibility = "auto" | "expanded" | "collapsed";
 
 export type ProviderSettings = { 
-/**
- * On unless switched off: an entry written by hand for its address alone stays enabled.
- */
+/** On unless switched off: an entry written by hand for its address alone stays enabled. */
 enabled: boolean, 
-/**
- * Overrides the provider's base URL (a proxy, a local server, the mock provider).
- */
+/** Overrides the provider's base URL (a proxy, a local server, the mock provider). */
 baseUrl: string | null, 
-/**
- * Model ids the user typed in the picker, offered from then on.
- */
+/** Model ids the user typed in the picker, offered from then on. */
 models: Array<string>, };
 
 export type PriceOverride = { provider: string, model: string, input: number | null, output: number | null, cachedInput: number | null, reasoning: number | null, };
 
 export type Settings = { theme: Theme, defaultProvider: string | null, defaultModel: string | null, defaultChoice: Choice, thoughtVisibility: ThoughtVisibility, 
-/**
- * False: thoughts are shown while they stream but never written to disk.
- */
+/** False: thoughts are shown while they stream but never written to disk. */
 storeThoughts: boolean, 
-/**
- * Delete stored thoughts older than this many days (checked at start-up).
- */
+/** Delete stored thoughts older than this many days (checked at start-up). */
 retentionDays: number | null, 
 /**
  * Seconds a provider may stay silent (before its answer starts, or in the middle of
@@ -211,37 +159,23 @@ stallTimeoutSecs: number, providers: { [key in string]?: ProviderSettings }, pro
  * and Anthropic's caching toggle.
  */
 reasoningOverrides: Overrides, 
-/**
- * Servers the user added, each following a built-in provider's way of reasoning.
- */
+/** Servers the user added, each following a built-in provider's way of reasoning. */
 customProviders: Array<CustomProvider>, 
-/**
- * MCP servers whose tools conversations can offer the model.
- */
+/** MCP servers whose tools conversations can offer the model. */
 mcpServers: Array<ServerConfig>, 
-/**
- * Tools that run in every conversation without asking, as `server/tool`.
- */
+/** Tools that run in every conversation without asking, as `server/tool`. */
 alwaysAllowedTools: Array<string>, 
-/**
- * Model steps in one turn with tools before Ponder stops the loop.
- */
+/** Model steps in one turn with tools before Ponder stops the loop. */
 toolStepLimit: number, 
-/**
- * Seconds a tool call may take.
- */
+/** Seconds a tool call may take. */
 toolTimeoutSecs: number, 
-/**
- * The user's own prices, over the listed ones.
- */
+/** The user's own prices, over the listed ones. */
 prices: Array<PriceOverride>, };
 
 export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server" | "declined";
 
 export type IpcError = { code: IpcErrorCode, message: string, 
-/**
- * How long the provider asked to wait, for rate limits.
- */
+/** How long the provider asked to wait, for rate limits. */
 retryAfterMs?: number, };
 
 export type ProblemFile = "history" | "settings";
@@ -249,25 +183,17 @@ export type ProblemFile = "history" | "settings";
 export type Remedy = "moveAside" | "retry";
 
 export type StartupProblem = { file: ProblemFile, path: string, 
-/**
- * What went wrong, in a sentence.
- */
+/** What went wrong, in a sentence. */
 message: string, 
-/**
- * What the user can do besides quitting.
- */
+/** What the user can do besides quitting. */
 remedy: Remedy, };
 
 export type KeyringStatus = { available: boolean, message: string | null, };
 
 export type PartView = { "type": "text", text: string, } | { "type": "thinking", text: string, source: ThoughtSource | null, 
-/**
- * A summary written by another model (OpenAI, Gemini, Claude 4), labelled as such.
- */
+/** A summary written by another model (OpenAI, Gemini, Claude 4), labelled as such. */
 summary: boolean, 
-/**
- * Encrypted thoughts with no readable text.
- */
+/** Encrypted thoughts with no readable text. */
 redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: number | null, 
 /**
  * `text` is only the start of a long thought (enough for the folded preview); the
@@ -287,9 +213,7 @@ notes: Array<string>, createdAt: number,
  * empty when there is only this one.
  */
 versions: Array<string>, 
-/**
- * US dollars, where the model's prices are listed.
- */
+/** US dollars, where the model's prices are listed. */
 cost: number | null, };
 
 export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, };
@@ -305,79 +229,47 @@ earlier: number,
  * answer's model has listed prices.
  */
 cost: number | null, 
-/**
- * What its answers took, every version included: thinking time, tokens, cost.
- */
+/** What its answers took, every version included: thinking time, tokens, cost. */
 totals: ConversationTotals, };
 
 export type VersionFigures = { 
-/**
- * The version's first message (its id in the tree).
- */
+/** The version's first message (its id in the tree). */
 id: string, provider: string | null, model: string | null, choice: Choice | null, 
-/**
- * How the last step ended.
- */
+/** How the last step ended. */
 status: MessageStatus, 
-/**
- * Model steps (more than one when it called tools).
- */
+/** Model steps (more than one when it called tools). */
 steps: number, 
-/**
- * From the request to the first thought, text or call.
- */
+/** From the request to the first thought, text or call. */
 firstTokenMs: number | null, thinkingMs: number | null, 
-/**
- * From the request to the last step's end.
- */
+/** From the request to the last step's end. */
 totalMs: number, usage: Usage, 
-/**
- * US dollars, where the model's prices are known.
- */
+/** US dollars, where the model's prices are known. */
 cost: number | null, };
 
 export type VersionView = { figures: VersionFigures, messages: Array<MessageView>, };
 
 export type UsageRow = { 
-/**
- * YYYY-MM-DD.
- */
+/** YYYY-MM-DD. */
 day: string, provider: string, model: string, answers: number, usage: Usage, 
-/**
- * US dollars, where the model's prices are known.
- */
+/** US dollars, where the model's prices are known. */
 cost: number | null, };
 
 export type ConversationTotals = { 
-/**
- * Assistant messages: answers, their versions and the steps of tool loops.
- */
+/** Assistant messages: answers, their versions and the steps of tool loops. */
 answers: number, 
-/**
- * Time spent thinking, as measured while the thoughts streamed.
- */
+/** Time spent thinking, as measured while the thoughts streamed. */
 thinkingMs: number, inputTokens: number, 
-/**
- * Output tokens, thinking included (as every provider counts them for billing).
- */
+/** Output tokens, thinking included (as every provider counts them for billing). */
 outputTokens: number, 
-/**
- * The part of the output that was thinking, where the provider reports it.
- */
+/** The part of the output that was thinking, where the provider reports it. */
 thinkingTokens: number, 
-/**
- * US dollars, where any answer's model is priced.
- */
+/** US dollars, where any answer's model is priced. */
 cost: number | null, };
 
 export type SearchHit = { conversationId: string, conversationTitle: string, messageId: string, 
-/**
- * A short excerpt with the matches between `[` and `]`.
- */
+/** A short excerpt with the matches between `[` and `]`. */
 snippet: string, 
-/**
- * The match was in the thoughts, not the visible text.
- */
+/** The match was in the thoughts, not the visible text. */
 inThoughts: boolean, };
 
 export type PurgeReport = { messages: number, bytesFreed: number, };
@@ -391,9 +283,7 @@ export type Format = "md" | "json" | "html";
 export type ThoughtsMode = "details" | "section" | "omit";
 
 export type About = { name: string, version: string, dataDir: string, databasePath: string, 
-/**
- * The day the embedded model list (its prices among its facts) was copied.
- */
+/** The day the embedded model list (its prices among its facts) was copied. */
 modelsDated: string, };
 
 export type ModelSource = "catalog" | "live" | "added";
@@ -403,21 +293,13 @@ export type RuleSource = "hand" | "derived" | "none";
 export type PriceFigures = { input: number | null, output: number | null, cachedInput: number | null, reasoning: number | null, };
 
 export type ModelView = { provider: string, providerName: string, id: string, name: string, contextWindow: number, maxOutput: number, 
-/**
- * budget, adaptive, effort, level, toggle, always or none.
- */
+/** budget, adaptive, effort, level, toggle, always or none. */
 thinking: string, canDisable: boolean, 
-/**
- * Chat Completions and Responses can both serve it (the conversation may choose).
- */
+/** Chat Completions and Responses can both serve it (the conversation may choose). */
 apiChoice: boolean, 
-/**
- * full, summary or none.
- */
+/** full, summary or none. */
 shows: string, 
-/**
- * The provider needs a key and none is stored.
- */
+/** The provider needs a key and none is stored. */
 needsKey: boolean, 
 /**
  * False when no source knows the id (no hand rule, nothing in the model list or the
@@ -425,25 +307,15 @@ needsKey: boolean,
  * "thinking support unknown".
  */
 known: boolean, 
-/**
- * Where its thinking rule comes from: a hand rule, derived from the model list, or none.
- */
+/** Where its thinking rule comes from: a hand rule, derived from the model list, or none. */
 rule: RuleSource, 
-/**
- * Where the id comes from.
- */
+/** Where the id comes from. */
 source: ModelSource, 
-/**
- * The day its newest snapshot came out (YYYY-MM-DD), where known.
- */
+/** The day its newest snapshot came out (YYYY-MM-DD), where known. */
 released: string | null, 
-/**
- * Only the choices this model supports, each with its meaning.
- */
+/** Only the choices this model supports, each with its meaning. */
 levels: Array<LevelOption>, 
-/**
- * Its prices in the embedded model list, where listed (dollars per million tokens).
- */
+/** Its prices in the embedded model list, where listed (dollars per million tokens). */
 listedPrice: PriceFigures | null, };
 
 export type ProviderView = { id: string, name: string, 
@@ -452,17 +324,11 @@ export type ProviderView = { id: string, name: string,
  * caching) show for every provider speaking it, custom ones included.
  */
 protocol: Protocol, enabled: boolean, baseUrl: string, defaultBaseUrl: string, needsKey: boolean, hasKey: boolean, 
-/**
- * The environment variable that can hold the key instead of the keyring.
- */
+/** The environment variable that can hold the key instead of the keyring. */
 keyEnv: string, 
-/**
- * A server the user added (it can be removed).
- */
+/** A server the user added (it can be removed). */
 custom: boolean, 
-/**
- * Signed in to instead of given a key: `github` (Copilot's device flow).
- */
+/** Signed in to instead of given a key: `github` (Copilot's device flow). */
 signIn?: string | null, };
 
 export type RefreshReport = { listed: { [key in string]?: number }, failed: { [key in string]?: string }, };
@@ -472,33 +338,19 @@ export type DeviceCodeView = { userCode: string, verificationUri: string, expire
 export type SignInEvent = { "type": "waiting", nextInSecs: number, } | { "type": "slowedDown", intervalSecs: number, } | { "type": "signedIn", provider: ProviderView, } | { "type": "failed", error: IpcError, };
 
 export type TranslatePreview = { 
-/**
- * The feedback lines for the choice: a headline, then one indented line per detail.
- */
+/** The feedback lines for the choice: a headline, then one indented line per detail. */
 feedback: string, warnings: Array<string>, meaning: Meaning, 
-/**
- * Where the next turn goes.
- */
+/** Where the next turn goes. */
 url: string, 
-/**
- * The whole body of the next turn's request, as `run_turn` will send it.
- */
+/** The whole body of the next turn's request, as `run_turn` will send it. */
 request: Record<string, unknown>, 
-/**
- * Its headers, the key replaced by a placeholder.
- */
+/** Its headers, the key replaced by a placeholder. */
 headers: { [key in string]?: string }, stream: boolean, api: Endpoint, 
-/**
- * The cap on the answer (thinking included) the request sends, if any.
- */
+/** The cap on the answer (thinking included) the request sends, if any. */
 outputCap: number | null, 
-/**
- * The thinking budget it sends, where the model takes one.
- */
+/** The thinking budget it sends, where the model takes one. */
 thinkingBudget: number | null, 
-/**
- * What the conversation costs in context once stripped (none for a new chat).
- */
+/** What the conversation costs in context once stripped (none for a new chat). */
 contextTokens: TokenCount | null, };
 
 export type ServerState = { "kind": "stopped" } | { "kind": "starting" } | { "kind": "connected", tools: Array<string>, } | { "kind": "failed", reason: string, stderr: Array<string>, };
@@ -512,19 +364,13 @@ export type ServerTools = { id: string, name: string, tools: Array<ToolInfo>, er
 export type Decision = "allowOnce" | "allowConversation" | "alwaysAllow" | "deny";
 
 export type SendRequest = { conversationId: string | null, text: string, provider: string, model: string, 
-/**
- * The conversation's choice; saved on it.
- */
+/** The conversation's choice; saved on it. */
 choice: Choice, 
-/**
- * A choice for this message only (the one-message override); not saved.
- */
+/** A choice for this message only (the one-message override); not saved. */
 once: Choice | null, };
 
 export type RerunRequest = { 
-/**
- * The answer (or question) to answer again.
- */
+/** The answer (or question) to answer again. */
 messageId: string, provider: string, model: string, choice: Choice, shows: RerunShows, };
 
 export type RerunShows = "new" | "current";
@@ -532,26 +378,18 @@ export type RerunShows = "new" | "current";
 export type Sent = { runId: string, conversationId: string, };
 
 export type StreamEvent = { "type": "started", runId: string, 
-/**
- * The stored question, which the UI shows under a local id until now.
- */
+/** The stored question, which the UI shows under a local id until now. */
 userMessageId: string, messageId: string, } | { "type": "plan", feedback: string, warnings: Array<string>, meaning: Meaning, 
-/**
- * The turn's note line: how the level was read, warnings and notes.
- */
+/** The turn's note line: how the level was read, warnings and notes. */
 notes: Array<string>, } | { "type": "notice", text: string, } | { "type": "retry", attempt: number, waitMs: number, message: string, } | { "type": "thinkingStart", source: ThoughtSource, } | { "type": "thinkingDelta", text: string, 
 /**
  * When the first of these words reached Ponder, in ms since the Unix epoch: what
  * the time from a token's arrival to its paint is counted from.
  */
 at: number, } | { "type": "thinkingEnd" } | { "type": "thinkingRedacted" } | { "type": "textDelta", text: string, 
-/**
- * As for `ThinkingDelta`.
- */
+/** As for `ThinkingDelta`. */
 at: number, } | { "type": "toolCall", name: string, } | { "type": "usage", usage: Usage, } | { "type": "stepFinished", messageId: string, } | { "type": "toolStarted", callId: string, name: string, server: string | null, arguments: string, } | { "type": "toolFinished", result: PartView, } | { "type": "approvalNeeded", callId: string, server: string, tool: string, 
-/**
- * The arguments, pretty-printed JSON.
- */
+/** The arguments, pretty-printed JSON. */
 arguments: string, } | { "type": "nextStep", toolMessageId: string, messageId: string, } | { "type": "done", message: MessageView, } | { "type": "error", error: IpcError, message: MessageView | null, } | { "type": "cancelled", message: MessageView, };
 
 /** Every command the backend answers: its arguments, its result, and the events of a run. */
