@@ -99,6 +99,15 @@ def thinking_facts(facts: dict) -> dict:
     return {key: facts[key] for key in THINKING_FACTS if facts.get(key) is not None}
 
 
+# LiteLLM's facts about what a model reads besides text, kept as they are: whether an image
+# or a PDF may be attached to a message for it.
+INPUT_FACTS = ("supports_vision", "supports_pdf_input")
+
+
+def input_facts(facts: dict) -> dict:
+    return {key: facts[key] for key in INPUT_FACTS if facts.get(key) is not None}
+
+
 def trim(raw: dict) -> list:
     models = {}
     for key, facts in raw.items():
@@ -122,6 +131,7 @@ def trim(raw: dict) -> list:
             "reasoning": bool(facts.get("supports_reasoning")),
             "responses_only": facts.get("mode") == "responses",
             "thinking": thinking_facts(facts),
+            "inputs": input_facts(facts),
             "released": None,
             "retires": facts.get("deprecation_date"),
             "price": {

@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod atomic_file;
+pub mod attachments;
 pub mod catalog;
 pub mod chat;
 pub mod compare;

@@ -373,6 +373,19 @@ impl ModelInfo {
     pub fn is_generic(&self) -> bool {
         self.rule == RuleSource::None
     }
+
+    /// Whether the model reads an attachment of this kind: text always (it goes as text);
+    /// images and PDFs as the model list says, and `None` where nothing says (a local server's
+    /// model, an id the list does not have, a fact the list leaves out).
+    pub fn reads(&self, kind: crate::attachments::Kind) -> Option<bool> {
+        use crate::attachments::Kind;
+        let inputs = || self.listed.as_ref().map(|l| &l.inputs);
+        match kind {
+            Kind::Text => Some(true),
+            Kind::Pdf => inputs()?.pdfs,
+            Kind::Png | Kind::Jpeg | Kind::Gif | Kind::Webp => inputs()?.images,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

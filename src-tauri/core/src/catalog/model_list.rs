@@ -44,6 +44,16 @@ pub struct ThinkingFacts {
     pub default_effort: Option<String>,
 }
 
+/// LiteLLM's facts about what a model reads besides text, as it spells them. `None` is "not
+/// said": local servers and most routers say nothing of their models.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFacts {
+    #[serde(rename = "supports_vision")]
+    pub images: Option<bool>,
+    #[serde(rename = "supports_pdf_input")]
+    pub pdfs: Option<bool>,
+}
+
 /// One real model id of one provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListedModel {
@@ -61,6 +71,9 @@ pub struct ListedModel {
     /// What LiteLLM knows of how it reasons, where it says.
     #[serde(default)]
     pub thinking: ThinkingFacts,
+    /// What LiteLLM knows it reads besides text (images, PDFs), where it says.
+    #[serde(default)]
+    pub inputs: InputFacts,
     /// The newest dated snapshot behind this id, where the ids say it (YYYY-MM-DD).
     pub released: Option<String>,
     /// The day the provider retires it (YYYY-MM-DD); from then on it is not offered.

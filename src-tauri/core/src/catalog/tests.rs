@@ -443,3 +443,24 @@ fn a_live_list_routes_models_and_gives_unknown_ones_their_efforts() {
     .unwrap();
     assert_eq!(p.api, Endpoint::Responses);
 }
+
+#[test]
+fn what_a_model_reads_besides_text_comes_from_the_model_list() {
+    use crate::attachments::Kind;
+    let cases: &[(&str, &str, Kind, Option<bool>)] = &[
+        ("anthropic", "claude-sonnet-4-5", Kind::Pdf, Some(true)),
+        ("anthropic", "claude-sonnet-4-5", Kind::Png, Some(true)),
+        ("openai", "o3", Kind::Jpeg, Some(true)),
+        ("google", "gemini-2.5-pro", Kind::Pdf, Some(true)),
+        // The list says nothing of DeepSeek's images: unknown, not "yes".
+        ("deepseek", "deepseek-chat", Kind::Png, None),
+        // A local server's model is in no list.
+        ("ollama", "qwen3", Kind::Webp, None),
+        ("ollama", "qwen3", Kind::Text, Some(true)),
+        ("deepseek", "deepseek-reasoner", Kind::Text, Some(true)),
+    ];
+    for (provider, id, kind, reads) in cases {
+        let model = Catalog::builtin().resolve(Some(provider), id).unwrap();
+        assert_eq!(model.reads(*kind), *reads, "{provider}/{id} {kind:?}");
+    }
+}

@@ -10,6 +10,7 @@ fn listed(provider: &str, id: &str, facts: ThinkingFacts) -> ListedModel {
         reasoning: true,
         responses_only: false,
         thinking: facts,
+        inputs: Default::default(),
         released: None,
         retires: None,
         price: Default::default(),

@@ -1,0 +1,173 @@
+//! Files given to a model with a message: images, PDFs and text files, kept by content.
+//!
+//! A file is stored once under the data directory as `attachments/<sha256[..2]>/<sha256>`,
+//! whatever its name and however many messages refer to it; parts refer to it by its hash, so
+//! the history database stays small. What a file is comes from its bytes (`kind`), never from
+//! its name: a PNG renamed `.pdf` is a PNG, and an SVG is text, never drawn.
+
+mod kind;
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+pub use kind::{Kind, sniff};
+
+/// The largest file Ponder takes: more than any provider accepts in one request.
+pub const MAX_FILE_BYTES: u64 = 100 * 1024 * 1024;
+
+/// A stored file: its hash (its name in the store), what it is, and its size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    pub sha256: String,
+    pub kind: Kind,
+    pub bytes: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AttachmentError {
+    #[error("{name} is empty")]
+    Empty { name: String },
+    #[error(
+        "{name} is {mib:.1} MiB; Ponder takes files of at most {max} MiB",
+        mib = *.bytes as f64 / 1_048_576.0,
+        max = MAX_FILE_BYTES / 1_048_576
+    )]
+    TooLarge { name: String, bytes: u64 },
+    #[error(
+        "{name} is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files)"
+    )]
+    Unknown { name: String },
+    #[error("{name} could not be read: {source}")]
+    Unreadable {
+        name: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("the attachment could not be stored: {0}")]
+    Store(#[source] std::io::Error),
+}
+
+/// The folder of stored files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttachmentStore {
+    dir: PathBuf,
+}
+
+impl AttachmentStore {
+    pub fn at(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// Where the file with this hash is (or would be).
+    pub fn path(&self, sha256: &str) -> PathBuf {
+        let shard = sha256.get(..2).unwrap_or("__");
+        self.dir.join(shard).join(sha256)
+    }
+
+    /// Reads a file the user chose and stores it, refusing before reading more than the cap.
+    /// `name` is how the user knows the file, for the messages.
+    pub fn put_file(&self, path: &Path, name: &str) -> Result<Stored, AttachmentError> {
+        let unreadable = |source| AttachmentError::Unreadable {
+            name: name.to_owned(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let size = file.metadata().map_err(unreadable)?.len();
+        if size > MAX_FILE_BYTES {
+            return Err(AttachmentError::TooLarge {
+                name: name.to_owned(),
+                bytes: size,
+            });
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        // One byte past the cap, should the file grow while it is read.
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(unreadable)?;
+        self.put(&bytes, name)
+    }
+
+    /// Stores `bytes` under their hash; a file already there is kept as it is.
+    pub fn put(&self, bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
+        let size = bytes.len() as u64;
+        if size == 0 {
+            return Err(AttachmentError::Empty {
+                name: name.to_owned(),
+            });
+        }
+        if size > MAX_FILE_BYTES {
+            return Err(AttachmentError::TooLarge {
+                name: name.to_owned(),
+                bytes: size,
+            });
+        }
+        let kind = sniff(bytes).ok_or_else(|| AttachmentError::Unknown {
+            name: name.to_owned(),
+        })?;
+        let sha256 = hex(&Sha256::digest(bytes));
+        let path = self.path(&sha256);
+        if !path.exists() {
+            if let Some(shard) = path.parent() {
+                std::fs::create_dir_all(shard).map_err(AttachmentError::Store)?;
+            }
+            crate::atomic_file::write(&path, bytes).map_err(AttachmentError::Store)?;
+        }
+        Ok(Stored {
+            sha256,
+            kind,
+            bytes: size,
+        })
+    }
+
+    /// The bytes of a stored file.
+    pub fn read(&self, sha256: &str) -> std::io::Result<Vec<u8>> {
+        std::fs::read(self.path(sha256))
+    }
+
+    /// Removes every stored file whose hash is not in `referenced`; how many went. Files that
+    /// are not the store's own (no hash for a name) are left alone.
+    pub fn remove_unreferenced(&self, referenced: &HashSet<String>) -> std::io::Result<usize> {
+        let mut removed = 0;
+        let Ok(shards) = std::fs::read_dir(&self.dir) else {
+            return Ok(0);
+        };
+        for shard in shards {
+            let shard = shard?.path();
+            if !shard.is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(&shard)? {
+                let path = file?.path();
+                let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                    continue;
+                };
+                if is_hash(name) && !referenced.contains(name) {
+                    std::fs::remove_file(&path)?;
+                    removed += 1;
+                }
+            }
+        }
+        Ok(removed)
+    }
+}
+
+fn hex(digest: &[u8]) -> String {
+    use std::fmt::Write;
+    digest.iter().fold(String::with_capacity(64), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+fn is_hash(name: &str) -> bool {
+    name.len() == 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+#[cfg(test)]
+mod tests;
