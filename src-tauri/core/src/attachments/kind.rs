@@ -73,3 +73,10 @@ fn is_text(bytes: &[u8]) -> bool {
         Err(e) => e.error_len().is_none() && probe.len() == TEXT_PROBE,
     }
 }
+
+/// Whether a PDF has its end-of-file mark near its end, where writers put it (a few bytes of
+/// line ends or padding may follow): a file cut in transfer does not.
+pub(super) fn pdf_ends(bytes: &[u8]) -> bool {
+    let tail = &bytes[bytes.len().saturating_sub(1024)..];
+    tail.windows(5).any(|w| w == b"%%EOF")
+}

@@ -5,6 +5,7 @@
 //! the history database stays small. What a file is comes from its bytes (`kind`), never from
 //! its name: a PNG renamed `.pdf` is a PNG, and an SVG is text, never drawn.
 
+pub mod image;
 mod kind;
 
 use std::collections::HashSet;
@@ -40,6 +41,14 @@ pub enum AttachmentError {
         "{name} is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files)"
     )]
     Unknown { name: String },
+    #[error("{name}: {source}")]
+    Damaged {
+        name: String,
+        #[source]
+        source: image::ImageError,
+    },
+    #[error("{name} is not a whole PDF (it ends before its end-of-file mark)")]
+    CutPdf { name: String },
     #[error("{name} could not be read: {source}")]
     Unreadable {
         name: String,
@@ -107,6 +116,7 @@ impl AttachmentStore {
         let kind = sniff(bytes).ok_or_else(|| AttachmentError::Unknown {
             name: name.to_owned(),
         })?;
+        check_whole(bytes, kind, name)?;
         let sha256 = hex(&Sha256::digest(bytes));
         let path = self.path(&sha256);
         if !path.exists() {
@@ -152,6 +162,23 @@ impl AttachmentStore {
         }
         Ok(removed)
     }
+}
+
+/// An image whose header does not read (or declares more pixels than Ponder decodes), or a
+/// PDF cut short, is refused now rather than by the provider after the upload.
+fn check_whole(bytes: &[u8], kind: Kind, name: &str) -> Result<(), AttachmentError> {
+    if kind.is_image() {
+        image::dimensions(bytes, kind).map_err(|source| AttachmentError::Damaged {
+            name: name.to_owned(),
+            source,
+        })?;
+    }
+    if kind == Kind::Pdf && !kind::pdf_ends(bytes) {
+        return Err(AttachmentError::CutPdf {
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
 }
 
 fn hex(digest: &[u8]) -> String {

@@ -125,3 +125,117 @@ fn files_no_message_refers_to_are_removed_and_the_others_kept() {
     let nothing_yet = AttachmentStore::at(dir.path().join("none"));
     assert_eq!(nothing_yet.remove_unreferenced(&referenced).unwrap(), 0);
 }
+
+/// A PNG that claims `width` × `height` and holds no pixels: enough for a reader to learn the
+/// size it claims.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend(width.to_be_bytes());
+    ihdr.extend(height.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]);
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    for chunk in [ihdr, b"IDAT".to_vec(), b"IEND".to_vec()] {
+        png.extend(u32::try_from(chunk.len() - 4).unwrap().to_be_bytes());
+        png.extend(&chunk);
+        png.extend(crc32(&chunk).to_be_bytes());
+    }
+    png
+}
+
+#[test]
+fn an_image_is_measured_from_its_header_and_made_smaller_for_sending() {
+    use super::image::{Dimensions, dimensions, smaller};
+    let cases: &[(&str, Kind, u32, u32)] = &[
+        ("whiteboard.png", Kind::Png, 320, 200),
+        ("photo.jpg", Kind::Jpeg, 200, 120),
+        ("dot.gif", Kind::Gif, 48, 48),
+        ("dot.webp", Kind::Webp, 48, 48),
+    ];
+    for (name, kind, width, height) in cases {
+        let size = dimensions(&bytes(name), *kind).unwrap();
+        assert_eq!(
+            size,
+            Dimensions {
+                width: *width,
+                height: *height
+            },
+            "{name}"
+        );
+    }
+    let board = smaller(&bytes("whiteboard.png"), Kind::Png, 160)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (board.kind, board.dimensions.width, board.dimensions.height),
+        (Kind::Png, 160, 100)
+    );
+    assert_eq!(sniff(&board.bytes), Some(Kind::Png));
+    let photo = smaller(&bytes("photo.jpg"), Kind::Jpeg, 100)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (photo.kind, photo.dimensions.width, photo.dimensions.height),
+        (Kind::Jpeg, 100, 60)
+    );
+    assert_eq!(
+        dimensions(&photo.bytes, Kind::Jpeg).unwrap(),
+        photo.dimensions
+    );
+    assert_eq!(
+        smaller(&bytes("dot.gif"), Kind::Gif, 1568).unwrap(),
+        None,
+        "it already fits"
+    );
+}
+
+#[test]
+fn a_damaged_image_a_pixel_bomb_and_a_cut_pdf_are_refused_before_they_are_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path().join("attachments"));
+    let cut = &bytes("whiteboard.png")[..40];
+    let damaged = store.put(cut, "cut.png").unwrap_err();
+    assert!(
+        matches!(damaged, AttachmentError::Damaged { .. }),
+        "{damaged}"
+    );
+    assert!(
+        damaged
+            .to_string()
+            .starts_with("cut.png: the image is damaged"),
+        "{damaged}"
+    );
+    let bomb = store
+        .put(&png_claiming(60_000, 60_000), "bomb.png")
+        .unwrap_err();
+    assert_eq!(
+        bomb.to_string(),
+        "bomb.png: the image is 60000 × 60000 pixels; Ponder reads images of at most 16384 pixels a side"
+    );
+    let pdf = bytes("boiling-points.pdf");
+    let half = store.put(&pdf[..pdf.len() / 2], "half.pdf").unwrap_err();
+    assert!(matches!(half, AttachmentError::CutPdf { .. }), "{half}");
+    let only_header = store.put(b"%PDF-1.7\nnot really", "fake.pdf").unwrap_err();
+    assert!(
+        matches!(only_header, AttachmentError::CutPdf { .. }),
+        "{only_header}"
+    );
+    assert!(
+        !dir.path().join("attachments").exists(),
+        "nothing was stored"
+    );
+    assert!(store.put(&pdf, "whole.pdf").is_ok());
+}
