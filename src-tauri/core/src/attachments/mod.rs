@@ -7,6 +7,7 @@
 
 pub mod image;
 mod kind;
+pub mod pdf;
 
 use std::collections::HashSet;
 use std::io::Read;

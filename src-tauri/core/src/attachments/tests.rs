@@ -239,3 +239,24 @@ fn a_damaged_image_a_pixel_bomb_and_a_cut_pdf_are_refused_before_they_are_stored
     );
     assert!(store.put(&pdf, "whole.pdf").is_ok());
 }
+
+#[test]
+fn a_pdf_is_read_page_by_page_and_a_broken_one_is_an_error_not_a_crash() {
+    let pages = pdf::page_texts(&bytes("boiling-points.pdf")).unwrap();
+    assert_eq!(pages.len(), 2);
+    for expected in ["Boiling points at sea level", "Water", "212", "Ethanol"] {
+        assert!(pages[0].contains(expected), "{expected}: {:?}", pages[0]);
+    }
+    assert!(pages[1].contains("17 x 23"), "{:?}", pages[1]);
+    let text = pdf::as_text("boiling-points.pdf", &pages);
+    assert!(text.starts_with("The text of boiling-points.pdf (2 pages):"));
+    assert!(text.contains("--- page 2 ---\nPage two"), "{text}");
+
+    let whole = bytes("boiling-points.pdf");
+    let mut broken = whole.clone();
+    // The page tree's objects overwritten, its ends kept: a reader must give up, not panic.
+    let middle = broken.len() / 3;
+    broken[middle..middle * 2].fill(b'#');
+    assert!(pdf::page_texts(&broken).is_err());
+    assert!(pdf::page_texts(b"%PDF-1.4\n%%EOF").is_err());
+}
