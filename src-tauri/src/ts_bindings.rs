@@ -7,6 +7,7 @@
 use ts_rs::TS;
 
 use ponder_core::About;
+use ponder_core::attachments::Kind as AttachmentKind;
 use ponder_core::chat::{StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::compare::VersionFigures;
 use ponder_core::mcp::{ServerConfig, ServerState, ServerStatus, Transport as McpTransport};
@@ -83,6 +84,7 @@ fn generated() -> String {
         declare::<Protocol>(),
         declare::<ThoughtSource>(),
         declare::<ToolContent>(),
+        declare::<AttachmentKind>(),
         declare::<MessageStatus>(),
         declare::<StopReason>(),
         declare::<Usage>(),

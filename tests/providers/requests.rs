@@ -1298,3 +1298,169 @@ fn ollama_leaves_out_reasoning_a_model_does_not_take_back() {
         "counting the rs"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Attachments: a photo of a whiteboard, a PDF and a text file with a question, in each
+// protocol's own form, after the files and before the words.
+
+/// The question with its files, their data read from a store as a request reads it.
+fn with_files() -> Vec<Message> {
+    use ponder_core::attachments::AttachmentStore;
+    use ponder_core::chat::Attachment;
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path());
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/attachments");
+    let mut question = user("What do these say about boiling water?");
+    for name in ["whiteboard.png", "boiling-points.pdf", "notes.md"] {
+        let stored = store.put_file(&fixtures.join(name), name).unwrap();
+        let mut file = Attachment {
+            sha256: stored.sha256,
+            kind: stored.kind,
+            name: name.to_owned(),
+            bytes: stored.bytes,
+            data: None,
+        };
+        file.data = store.data(&file);
+        assert!(file.data.is_some(), "{name} is read back");
+        question
+            .parts
+            .insert(question.parts.len() - 1, Part::Attachment(file));
+    }
+    vec![question]
+}
+
+/// The user's words come after the files, and nothing was left out.
+fn words_last(sent: &Sent, content: &Value, text_of: impl Fn(&Value) -> Option<&str>) {
+    let blocks = content.as_array().expect("content blocks");
+    assert_eq!(
+        blocks.last().and_then(&text_of),
+        Some("What do these say about boiling water?")
+    );
+    assert!(
+        sent.request.notices.is_empty(),
+        "{:?}",
+        sent.request.notices
+    );
+}
+
+#[test]
+fn attachments_anthropic() {
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(with_files())
+        .send();
+    let content = &sent.request.body["messages"][0]["content"];
+    assert_eq!(content[0]["type"], "image");
+    assert_eq!(content[0]["source"]["media_type"], "image/png");
+    assert_eq!(content[1]["type"], "document");
+    assert_eq!(content[1]["source"]["media_type"], "application/pdf");
+    assert_eq!(content[1]["title"], "boiling-points.pdf");
+    assert!(
+        content[2]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Water boils at 100 °C")
+    );
+    words_last(&sent, content, |b| b["text"].as_str());
+    golden!(&sent);
+}
+
+#[test]
+fn attachments_chat() {
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .api(ApiChoice::Chat)
+        .history(with_files())
+        .send();
+    let content = &sent.request.body["messages"][1]["content"];
+    assert_eq!(content[0]["type"], "image_url");
+    assert!(
+        content[0]["image_url"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,iVBORw0KGgo")
+    );
+    assert_eq!(content[1]["type"], "file");
+    assert_eq!(content[1]["file"]["filename"], "boiling-points.pdf");
+    assert!(
+        content[1]["file"]["file_data"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:application/pdf;base64,JVBERi0")
+    );
+    words_last(&sent, content, |b| b["text"].as_str());
+    golden!(&sent);
+}
+
+#[test]
+fn attachments_responses() {
+    let sent = Case::to("openai/o3")
+        .at(Choice::HIGH)
+        .history(with_files())
+        .send();
+    let content = &sent.request.body["input"][0]["content"];
+    assert_eq!(sent.request.body["input"][0]["role"], "user");
+    assert_eq!(content[0]["type"], "input_image");
+    assert_eq!(content[1]["type"], "input_file");
+    assert_eq!(content[2]["type"], "input_text");
+    words_last(&sent, content, |b| b["text"].as_str());
+    golden!(&sent);
+}
+
+#[test]
+fn attachments_gemini() {
+    let sent = Case::to("google/gemini-2.5-pro")
+        .at(Choice::HIGH)
+        .history(with_files())
+        .send();
+    let parts = &sent.request.body["contents"][0]["parts"];
+    assert_eq!(parts[0]["inlineData"]["mimeType"], "image/png");
+    assert_eq!(parts[1]["inlineData"]["mimeType"], "application/pdf");
+    words_last(&sent, parts, |p| p["text"].as_str());
+    golden!(&sent);
+}
+
+#[test]
+fn attachments_ollama() {
+    let sent = Case::to("ollama/qwen3")
+        .at(Choice::HIGH)
+        .history(with_files())
+        .send();
+    let message = &sent.request.body["messages"][1];
+    assert_eq!(message["images"].as_array().unwrap().len(), 1);
+    let content = message["content"].as_str().unwrap();
+    assert!(
+        content.starts_with("The attached file notes.md:"),
+        "{content}"
+    );
+    assert!(
+        content.ends_with("What do these say about boiling water?"),
+        "{content}"
+    );
+    assert_eq!(
+        sent.request.notices,
+        ["Ollama's chat takes no PDFs, so boiling-points.pdf was not sent"]
+    );
+    golden!(&sent);
+}
+
+#[test]
+fn an_attachment_whose_file_is_gone_is_named_and_not_sent() {
+    let mut history = with_files();
+    for part in &mut history[0].parts {
+        if let Part::Attachment(file) = part {
+            file.data = None;
+        }
+    }
+    let sent = Case::to("anthropic/claude-sonnet-4-5")
+        .at(Choice::MEDIUM)
+        .history(history)
+        .send();
+    let content = &sent.request.body["messages"][0]["content"];
+    assert_eq!(content.as_array().unwrap().len(), 1, "only the words");
+    assert_eq!(sent.request.notices.len(), 3);
+    assert_eq!(
+        sent.request.notices[0],
+        "whiteboard.png is no longer in Ponder's files, so it was not sent"
+    );
+}

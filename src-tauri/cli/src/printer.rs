@@ -46,6 +46,12 @@ pub enum JsonPart<'a> {
         name: &'a str,
         arguments: &'a str,
     },
+    Attachment {
+        sha256: &'a str,
+        kind: ponder_core::attachments::Kind,
+        name: &'a str,
+        bytes: u64,
+    },
     ToolResult {
         #[serde(rename = "callId")]
         call_id: &'a str,
@@ -71,6 +77,12 @@ impl<'a> JsonPart<'a> {
                 id: &call.id,
                 name: &call.name,
                 arguments: &call.arguments,
+            },
+            Part::Attachment(file) => Self::Attachment {
+                sha256: &file.sha256,
+                kind: file.kind,
+                name: &file.name,
+                bytes: file.bytes,
             },
             Part::ToolResult(result) => Self::ToolResult {
                 call_id: &result.call_id,

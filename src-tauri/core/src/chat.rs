@@ -199,6 +199,22 @@ pub enum Part {
     Thinking(ThinkingBlock),
     ToolCall(ToolCall),
     ToolResult(ToolResult),
+    Attachment(Attachment),
+}
+
+/// A file given with the user's words, kept once in the attachment store by its hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    pub sha256: String,
+    pub kind: crate::attachments::kind::Kind,
+    /// How the user knows it: the file's name.
+    pub name: String,
+    pub bytes: u64,
+    /// What is sent: the file in base64, or a text file's text; read from the store just
+    /// before a request is written, never stored or exported (the store has the file), and
+    /// absent when the file is gone.
+    #[serde(skip)]
+    pub data: Option<std::sync::Arc<str>>,
 }
 
 /// The provider-native assistant turn, kept verbatim for providers that need it back
@@ -251,6 +267,14 @@ impl Message {
     pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
         self.parts.iter().filter_map(|p| match p {
             Part::ToolCall(call) => Some(call),
+            _ => None,
+        })
+    }
+
+    /// The files given with it, in order.
+    pub fn attachments(&self) -> impl Iterator<Item = &Attachment> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Attachment(file) => Some(file),
             _ => None,
         })
     }

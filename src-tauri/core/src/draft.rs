@@ -168,7 +168,7 @@ impl Draft {
                     || b.provider_data.is_some()
             }
             Part::Text { text } => !text.is_empty(),
-            Part::ToolCall(_) | Part::ToolResult(_) => true,
+            Part::ToolCall(_) | Part::ToolResult(_) | Part::Attachment(_) => true,
         });
         let turn = Turn {
             message: Message {

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use ponder_core::attachments::Kind;
 use ponder_core::chat::{Part, StopReason, ThoughtSource, ToolContent, Usage};
 use ponder_core::prices::Prices;
 use ponder_core::reasoning::Choice;
@@ -52,6 +53,14 @@ pub enum PartView {
         is_error: bool,
         #[cfg_attr(test, ts(type = "number | null"))]
         duration_ms: Option<u64>,
+    },
+    /// A file given with the user's words: what the chip shows (the bytes stay in the store).
+    Attachment {
+        sha256: String,
+        kind: Kind,
+        name: String,
+        #[cfg_attr(test, ts(type = "number"))]
+        bytes: u64,
     },
 }
 
@@ -129,6 +138,12 @@ impl PartView {
                 content: result.content.clone(),
                 is_error: result.is_error,
                 duration_ms: result.duration_ms,
+            },
+            Part::Attachment(file) => Self::Attachment {
+                sha256: file.sha256.clone(),
+                kind: file.kind,
+                name: file.name.clone(),
+                bytes: file.bytes,
             },
         }
     }

@@ -13,6 +13,8 @@ export type ThoughtSource = "thinking" | "reasoning_content" | "reasoning" | "re
 
 export type ToolContent = { "type": "text", text: string, } | { "type": "image", mime_type: string, data: string, };
 
+export type AttachmentKind = "png" | "jpeg" | "gif" | "webp" | "pdf" | "text";
+
 export type MessageStatus = "streaming" | "complete" | "cancelled" | "error" | "interrupted";
 
 export type StopReason = { "kind": "end" } | { "kind": "max_tokens", whileThinking: boolean, } | { "kind": "tool_use" } | { "kind": "refusal" } | { "kind": "content_filter" } | { "kind": "cancelled" } | { "kind": "other", reason: string, };
@@ -200,7 +202,7 @@ redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: nu
  * `thought_text` command gives the whole when the pane opens. A long thread then
  * opens without carrying every thought across.
  */
-partial: boolean, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, };
+partial: boolean, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, } | { "type": "attachment", sha256: string, kind: AttachmentKind, name: string, bytes: number, };
 
 export type MessageView = { id: string, role: "user" | "assistant" | "tool", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
 /**

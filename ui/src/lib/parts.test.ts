@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { answerTexts, groupParts } from './parts';
+import { answerTexts, attachmentsOf, groupParts } from './parts';
 import type { PartView } from './types';
 
 const thought = (text: string) => ({ type: 'thinking', text, source: null, summary: false, redacted: false, hidden: false, durationMs: null, tokenEstimate: null }) as unknown as PartView;
@@ -33,5 +33,13 @@ describe('answerTexts', () => {
   it("is the Markdown each of the message's answers shows", () => {
     expect(answerTexts([thought('a'), text('One '), text('two'), call('c1'), result('c1'), text('three')])).toEqual(['One two', 'three']);
     expect(answerTexts([thought('only thinking')])).toEqual([]);
+  });
+
+  it("shows a message's files with its words, never as a card or an answer", () => {
+    const file = (name: string) => ({ type: 'attachment', sha256: name.padEnd(64, '0'), kind: 'pdf', name, bytes: 2048 }) as PartView;
+    const parts = [file('a.pdf'), file('b.pdf'), text('What do they say?')];
+    expect(groupParts(parts)).toEqual([{ kind: 'text', text: 'What do they say?' }]);
+    expect(attachmentsOf(parts).map((f) => f.name)).toEqual(['a.pdf', 'b.pdf']);
+    expect(attachmentsOf([text('no files')])).toEqual([]);
   });
 });

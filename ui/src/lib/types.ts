@@ -98,6 +98,7 @@ export type TextPart = Extract<Ipc.PartView, { type: 'text' }>;
 export type ThinkingPart = Extract<Ipc.PartView, { type: 'thinking' }>;
 export type ToolCallPart = Extract<Ipc.PartView, { type: 'toolCall' }>;
 export type ToolResultPart = Extract<Ipc.PartView, { type: 'toolResult' }>;
+export type AttachmentPart = Extract<Ipc.PartView, { type: 'attachment' }>;
 export type ToolContent = Ipc.ToolContent;
 export type ToolDecision = Ipc.Decision;
 export type McpServer = Ipc.ServerConfig;

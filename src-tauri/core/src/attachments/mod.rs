@@ -6,7 +6,7 @@
 //! its name: a PNG renamed `.pdf` is a PNG, and an SVG is text, never drawn.
 
 pub mod image;
-mod kind;
+pub mod kind;
 pub mod pdf;
 
 use std::collections::HashSet;
@@ -71,10 +71,10 @@ impl AttachmentStore {
         Self { dir: dir.into() }
     }
 
-    /// Where the file with this hash is (or would be).
-    pub fn path(&self, sha256: &str) -> PathBuf {
-        let shard = sha256.get(..2).unwrap_or("__");
-        self.dir.join(shard).join(sha256)
+    /// Where the file with this hash is (or would be); none for a name that is not a hash,
+    /// so that a reference from an imported file can never name a path outside the store.
+    pub fn path(&self, sha256: &str) -> Option<PathBuf> {
+        is_hash(sha256).then(|| self.dir.join(&sha256[..2]).join(sha256))
     }
 
     /// Reads a file the user chose and stores it, refusing before reading more than the cap.
@@ -119,7 +119,7 @@ impl AttachmentStore {
         })?;
         check_whole(bytes, kind, name)?;
         let sha256 = hex(&Sha256::digest(bytes));
-        let path = self.path(&sha256);
+        let path = self.dir.join(&sha256[..2]).join(&sha256);
         if !path.exists() {
             if let Some(shard) = path.parent() {
                 std::fs::create_dir_all(shard).map_err(AttachmentError::Store)?;
@@ -135,7 +135,35 @@ impl AttachmentStore {
 
     /// The bytes of a stored file.
     pub fn read(&self, sha256: &str) -> std::io::Result<Vec<u8>> {
-        std::fs::read(self.path(sha256))
+        let path = self.path(sha256).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not an attachment's hash")
+        })?;
+        std::fs::read(path)
+    }
+
+    /// What a request sends of a file: its bytes in base64, or a text file's text; `None`
+    /// when the file is gone (or is no longer what the message says it is).
+    pub fn data(&self, file: &crate::chat::Attachment) -> Option<std::sync::Arc<str>> {
+        use base64::Engine;
+        let bytes = self.read(&file.sha256).ok()?;
+        if hex(&Sha256::digest(&bytes)) != file.sha256 {
+            return None;
+        }
+        Some(match file.kind {
+            Kind::Text => String::from_utf8_lossy(&bytes).into(),
+            _ => base64::engine::general_purpose::STANDARD
+                .encode(&bytes)
+                .into(),
+        })
+    }
+
+    /// Fills in what each attachment of `messages` sends, for a request.
+    pub fn load(&self, messages: &mut [crate::chat::Message]) {
+        for part in messages.iter_mut().flat_map(|m| m.parts.iter_mut()) {
+            if let crate::chat::Part::Attachment(file) = part {
+                file.data = self.data(file);
+            }
+        }
     }
 
     /// Removes every stored file whose hash is not in `referenced`; how many went. Files that

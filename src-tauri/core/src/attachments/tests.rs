@@ -65,7 +65,7 @@ fn a_file_is_stored_once_under_its_hash_and_read_back() {
     assert_eq!(first.kind, Kind::Png);
     assert_eq!(first.bytes, png.len() as u64);
     assert_eq!(first.sha256.len(), 64);
-    let path = store.path(&first.sha256);
+    let path = store.path(&first.sha256).unwrap();
     assert!(path.starts_with(dir.path().join("attachments").join(&first.sha256[..2])));
     assert_eq!(store.read(&first.sha256).unwrap(), png);
     let files = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
@@ -112,12 +112,15 @@ fn files_no_message_refers_to_are_removed_and_the_others_kept() {
     let store = AttachmentStore::at(dir.path().join("attachments"));
     let kept = store.put(&bytes("boiling-points.pdf"), "a.pdf").unwrap();
     let dropped = store.put(&bytes("photo.jpg"), "b.jpg").unwrap();
-    let stranger = store.path(&kept.sha256).with_file_name("notes.txt");
+    let stranger = store
+        .path(&kept.sha256)
+        .unwrap()
+        .with_file_name("notes.txt");
     std::fs::write(&stranger, "not the store's").unwrap();
     let referenced: HashSet<String> = [kept.sha256.clone()].into();
     assert_eq!(store.remove_unreferenced(&referenced).unwrap(), 1);
-    assert!(store.path(&kept.sha256).exists());
-    assert!(!store.path(&dropped.sha256).exists());
+    assert!(store.path(&kept.sha256).unwrap().exists());
+    assert!(!store.path(&dropped.sha256).unwrap().exists());
     assert!(
         stranger.exists(),
         "a file that is not the store's is left alone"
@@ -259,4 +262,30 @@ fn a_pdf_is_read_page_by_page_and_a_broken_one_is_an_error_not_a_crash() {
     broken[middle..middle * 2].fill(b'#');
     assert!(pdf::page_texts(&broken).is_err());
     assert!(pdf::page_texts(b"%PDF-1.4\n%%EOF").is_err());
+}
+
+#[test]
+fn a_reference_that_is_not_a_hash_names_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path().join("attachments"));
+    std::fs::write(dir.path().join("secret.txt"), "not for the model").unwrap();
+    for name in [
+        "../secret.txt",
+        "..",
+        "",
+        "ABCDEF",
+        &"a".repeat(63),
+        &format!("{}/x", "a".repeat(62)),
+    ] {
+        assert_eq!(store.path(name), None, "{name}");
+        assert!(store.read(name).is_err(), "{name}");
+    }
+    let forged = crate::chat::Attachment {
+        sha256: "../secret.txt".into(),
+        kind: Kind::Text,
+        name: "secret.txt".into(),
+        bytes: 17,
+        data: None,
+    };
+    assert_eq!(store.data(&forged), None);
 }

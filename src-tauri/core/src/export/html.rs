@@ -116,6 +116,13 @@ fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts) {
                     escape(call.arguments.trim_matches('\n'))
                 );
             }
+            Piece::Attachment(file) => {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"attachment\">Attached: {}</p>",
+                    escape(&super::attachment_label(file))
+                );
+            }
             Piece::ToolResult(result) => {
                 let class = if result.is_error {
                     "tool error"

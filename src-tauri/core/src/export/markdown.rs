@@ -67,6 +67,13 @@ fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts, level: 
                     call.arguments.trim_matches('\n')
                 );
             }
+            Piece::Attachment(file) => {
+                let _ = writeln!(
+                    out,
+                    "**Attached:** {}\n",
+                    html_escape(&one_line(&super::attachment_label(file)))
+                );
+            }
             Piece::ToolResult(result) => {
                 // Folded: a result can be long, and the answer is what a reader wants.
                 let text = result.text();

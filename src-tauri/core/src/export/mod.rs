@@ -13,7 +13,9 @@ mod markdown;
 
 use serde::{Deserialize, Serialize};
 
-use crate::chat::{Message, Part, Role, StopReason, ThinkingBlock, ToolCall, ToolResult};
+use crate::chat::{
+    Attachment, Message, Part, Role, StopReason, ThinkingBlock, ToolCall, ToolResult,
+};
 use crate::reasoning::choice::Choice;
 use crate::reasoning::plan::thousands;
 use crate::store::{
@@ -180,6 +182,7 @@ enum Piece<'a> {
     Thought(&'a ThinkingBlock),
     Tool(&'a ToolCall),
     ToolResult(&'a ToolResult),
+    Attachment(&'a Attachment),
 }
 
 /// The pieces of a message to show: consecutive text joined, empty text dropped, thoughts
@@ -210,10 +213,25 @@ fn pieces(message: &Message, thoughts: Thoughts) -> Vec<Piece<'_>> {
                 flush(&mut text, &mut out);
                 out.push(Piece::ToolResult(result));
             }
+            Part::Attachment(file) => {
+                flush(&mut text, &mut out);
+                out.push(Piece::Attachment(file));
+            }
         }
     }
     flush(&mut text, &mut out);
     out
+}
+
+/// How an attachment is named in a transcript: its name, kind and size.
+fn attachment_label(file: &Attachment) -> String {
+    let kind = match file.kind {
+        crate::attachments::Kind::Pdf => "PDF",
+        crate::attachments::Kind::Text => "text",
+        _ => "image",
+    };
+    let kib = file.bytes as f64 / 1024.0;
+    format!("{} ({kind}, {kib:.1} KiB)", file.name)
 }
 
 fn shows(block: &ThinkingBlock) -> bool {

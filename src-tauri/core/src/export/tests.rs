@@ -1113,3 +1113,33 @@ fn backup_of(conversation_file: &[u8]) -> Vec<u8> {
     }))
     .unwrap()
 }
+
+#[test]
+fn an_attachment_is_named_in_transcripts_and_kept_in_json_without_its_bytes() {
+    use crate::attachments::Kind;
+    use crate::chat::Attachment;
+    let (conv, mut messages) = primes_read();
+    let file = Attachment {
+        sha256: "a".repeat(64),
+        kind: Kind::Pdf,
+        name: "boiling <points>.pdf".into(),
+        bytes: 1961,
+        data: Some("JVBERi0xLjM=".into()),
+    };
+    messages[0].message.parts.insert(0, Part::Attachment(file));
+    let md = markdown(&conv, &messages, Thoughts::Details);
+    assert!(
+        md.contains("**Attached:** boiling &lt;points&gt;.pdf (PDF, 1.9 KiB)"),
+        "{md}"
+    );
+    let page = html(&conv, &messages, Thoughts::Details);
+    assert!(
+        page.contains(
+            "<p class=\"attachment\">Attached: boiling &lt;points&gt;.pdf (PDF, 1.9 KiB)</p>"
+        ),
+        "escaped, never markup"
+    );
+    let exported = json(&conv, &messages);
+    assert!(exported.contains(&"a".repeat(64)) && exported.contains("\"kind\": \"pdf\""));
+    assert!(!exported.contains("JVBERi0"), "the bytes stay in the store");
+}

@@ -4,8 +4,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::attachments::Kind;
 use crate::catalog::ModelInfo;
-use crate::chat::{Message, ToolSpec};
+use crate::chat::{Attachment, Message, ToolSpec};
 use crate::reasoning::plan::Plan;
 use crate::reasoning::settings::ReasoningSettings;
 
@@ -108,4 +109,43 @@ pub fn note(notices: &mut Vec<String>, notice: String) {
     if !notices.contains(&notice) {
         notices.push(notice);
     }
+}
+
+/// A user's attachment as the protocols write it: its bytes in base64 (or a text file's text),
+/// or the notice that it could not be sent.
+pub enum Attached<'a> {
+    /// An image or a PDF: its media type and base64 data.
+    Binary { file: &'a Attachment, data: &'a str },
+    /// A text file, as text the model reads before the question.
+    Text(String),
+}
+
+/// The attachments of a user's message as they go out, in order; each one whose file is gone
+/// from the store is left out with a notice.
+pub fn attached<'a>(message: &'a Message, notices: &mut Vec<String>) -> Vec<Attached<'a>> {
+    message
+        .attachments()
+        .filter_map(|file| match file.data.as_deref() {
+            None => {
+                note(
+                    notices,
+                    format!(
+                        "{} is no longer in Ponder's files, so it was not sent",
+                        file.name
+                    ),
+                );
+                None
+            }
+            Some(text) if file.kind == Kind::Text => Some(Attached::Text(format!(
+                "The attached file {}:\n\n{text}",
+                file.name
+            ))),
+            Some(data) => Some(Attached::Binary { file, data }),
+        })
+        .collect()
+}
+
+/// A `data:` URL, as the OpenAI APIs take files inline.
+pub fn data_url(file: &Attachment, data: &str) -> String {
+    format!("data:{};base64,{data}", file.kind.media_type())
 }

@@ -26,7 +26,10 @@ pub(super) async fn record_step(
 ) -> Result<Outcome, RecordError> {
     let store = runner.store;
     // The path down to this step's row, whichever version the conversation shows meanwhile.
-    let history = store.history_before(message_id)?;
+    let mut history = store.history_before(message_id)?;
+    if let Some(files) = store.attachments() {
+        files.load(&mut history);
+    }
     let (sent, left_out, context_tokens) = fit_history(&history, &request);
     request.history = sent;
     request.context_tokens = context_tokens;

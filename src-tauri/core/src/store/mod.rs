@@ -100,6 +100,8 @@ impl StoreError {
 pub struct Store {
     conn: Mutex<Connection>,
     owner: owner::RunOwner,
+    /// The files messages refer to, beside the database (none for a history in memory).
+    attachments: Option<crate::attachments::AttachmentStore>,
 }
 
 impl std::fmt::Debug for Store {
@@ -109,6 +111,9 @@ impl std::fmt::Debug for Store {
 }
 
 /// How long a statement waits for another process's lock on the history before it fails.
+/// The folder of attached files, beside the database.
+pub const ATTACHMENTS_DIR: &str = "attachments";
+
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The page size of a new history. A long answer is one row of megabytes (its thoughts), read
@@ -180,10 +185,18 @@ impl Store {
         let store = Self {
             conn: Mutex::new(conn),
             owner,
+            attachments: path
+                .and_then(Path::parent)
+                .map(|dir| crate::attachments::AttachmentStore::at(dir.join(ATTACHMENTS_DIR))),
         };
         store.recover_interrupted()?;
         store.purge_deleted()?;
         Ok(store)
+    }
+
+    /// The files messages refer to, kept beside the database.
+    pub fn attachments(&self) -> Option<&crate::attachments::AttachmentStore> {
+        self.attachments.as_ref()
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {

@@ -51,7 +51,7 @@ pub(super) fn encode(parts: &[Part]) -> serde_json::Result<Columns<'_>> {
             Part::Text { text: t } => text.push(t, false),
             // As rows were always joined: empty blocks add no line.
             Part::Thinking(block) => thoughts.push(&block.text, true),
-            Part::ToolCall(_) | Part::ToolResult(_) => {}
+            Part::ToolCall(_) | Part::ToolResult(_) | Part::Attachment(_) => {}
         }
     }
     let parts = if thoughts.text.is_empty() && text.text.is_empty() {

@@ -62,7 +62,7 @@ fn part_text(part: &Part) -> Option<&str> {
     match part {
         Part::Text { text } => Some(text.as_str()),
         Part::Thinking(block) => Some(block.text.as_str()),
-        Part::ToolCall(_) | Part::ToolResult(_) => None,
+        Part::ToolCall(_) | Part::ToolResult(_) | Part::Attachment(_) => None,
     }
     .filter(|t| t.len() >= SHARED_FROM_BYTES)
 }

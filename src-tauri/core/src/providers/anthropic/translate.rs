@@ -354,7 +354,7 @@ pub fn to_wire(
     let mut messages = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         let content: Vec<ContentBlock> = match message.role {
-            Role::User => vec![ContentBlock::Text(TextBlock::new(message.text()))],
+            Role::User => user_blocks(message, &mut notices),
             Role::Tool => message.tool_results().map(tool_result).collect(),
             Role::Assistant => {
                 let native = same_origin(message, input.model) && message.replay.is_some();
@@ -459,6 +459,38 @@ fn tool_use(call: &crate::chat::ToolCall) -> super::wire::ContentBlock {
         name: call.name.clone(),
         input: call.arguments_object(),
     })
+}
+
+/// A user's words, after the files given with them: images as `image` blocks, PDFs and text
+/// files as `document` blocks (Anthropic reads a document's pages, tables included).
+fn user_blocks(
+    message: &crate::chat::Message,
+    notices: &mut Vec<String>,
+) -> Vec<super::wire::ContentBlock> {
+    use super::wire::{ContentBlock, TextBlock};
+    use crate::providers::request::{Attached, attached};
+    let mut blocks: Vec<ContentBlock> = attached(message, notices)
+        .into_iter()
+        .map(|file| {
+            ContentBlock::Verbatim(match file {
+                Attached::Binary { file, data } if file.kind.is_image() => serde_json::json!({
+                    "type": "image",
+                    "source": { "type": "base64", "media_type": file.kind.media_type(), "data": data },
+                }),
+                Attached::Binary { file, data } => serde_json::json!({
+                    "type": "document",
+                    "source": { "type": "base64", "media_type": file.kind.media_type(), "data": data },
+                    "title": file.name,
+                }),
+                Attached::Text(text) => serde_json::json!({ "type": "text", "text": text }),
+            })
+        })
+        .collect();
+    let text = message.text();
+    if !text.is_empty() || blocks.is_empty() {
+        blocks.push(ContentBlock::Text(TextBlock::new(text)));
+    }
+    blocks
 }
 
 fn tool_result(result: &crate::chat::ToolResult) -> super::wire::ContentBlock {

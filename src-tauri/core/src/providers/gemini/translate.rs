@@ -229,13 +229,7 @@ pub fn to_wire(
     let mut contents = Vec::new();
     for (i, message) in input.history.iter().enumerate() {
         if message.role == Role::User {
-            push_content(
-                &mut contents,
-                "user",
-                vec![PartParam::Text {
-                    text: message.text(),
-                }],
-            );
+            push_content(&mut contents, "user", user_parts(message, &mut notices));
             continue;
         }
         if message.role == Role::Tool {
@@ -354,4 +348,28 @@ fn function_response(result: &crate::chat::ToolResult) -> Value {
         response["id"] = json!(result.call_id);
     }
     json!({ "functionResponse": response })
+}
+
+/// A user's words, after the files given with them: images and PDFs as `inlineData` (Gemini
+/// reads a PDF's pages as it reads images), text files as text.
+fn user_parts(
+    message: &crate::chat::Message,
+    notices: &mut Vec<String>,
+) -> Vec<super::wire::PartParam> {
+    use super::wire::PartParam;
+    use crate::providers::request::{Attached, attached};
+    let mut parts: Vec<PartParam> = attached(message, notices)
+        .into_iter()
+        .map(|file| match file {
+            Attached::Binary { file, data } => PartParam::Verbatim(json!({
+                "inlineData": { "mimeType": file.kind.media_type(), "data": data },
+            })),
+            Attached::Text(text) => PartParam::Text { text },
+        })
+        .collect();
+    let text = message.text();
+    if !text.is_empty() || parts.is_empty() {
+        parts.push(PartParam::Text { text });
+    }
+    parts
 }

@@ -193,7 +193,7 @@ pub fn to_wire(
     }
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
-            Role::User => messages.push(Message::new("user", message.text())),
+            Role::User => messages.push(user_message(message, &mut notices)),
             Role::Tool => messages.extend(message.tool_results().map(|result| Message {
                 tool_name: Some(result.name.clone()),
                 ..Message::new("tool", result.text())
@@ -231,6 +231,29 @@ pub fn to_wire(
         tools: input.tools.iter().map(ToolParam::function).collect(),
     };
     with_plan(&request, input.plan, notices)
+}
+
+/// A user's words with the images given with them in `images`, and text files before the
+/// words. Ollama's chat takes no PDFs: one is named in a notice and not sent.
+fn user_message(message: &crate::chat::Message, notices: &mut Vec<String>) -> super::wire::Message {
+    use crate::providers::request::{Attached, attached, note};
+    let mut before = Vec::new();
+    let mut images = Vec::new();
+    for file in attached(message, notices) {
+        match file {
+            Attached::Binary { file, data } if file.kind.is_image() => images.push(data.to_owned()),
+            Attached::Binary { file, .. } => note(
+                notices,
+                format!("Ollama's chat takes no PDFs, so {} was not sent", file.name),
+            ),
+            Attached::Text(text) => before.push(text),
+        }
+    }
+    before.push(message.text());
+    super::wire::Message {
+        images,
+        ..super::wire::Message::new("user", before.join("\n\n"))
+    }
 }
 
 #[cfg(test)]

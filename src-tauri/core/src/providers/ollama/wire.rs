@@ -28,6 +28,9 @@ pub struct Message {
     /// On a `tool` message: which tool answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
+    /// On a user's message: the images given with it, in base64.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<String>,
 }
 
 impl Message {
@@ -38,6 +41,7 @@ impl Message {
             thinking: None,
             tool_calls: None,
             tool_name: None,
+            images: Vec::new(),
         }
     }
 }

@@ -452,7 +452,7 @@ pub fn to_wire(
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
             Role::User => {
-                messages.push(MessageParam::text("user", message.text()));
+                messages.push(user_message(message, &mut notices));
                 continue;
             }
             Role::Tool => {
@@ -530,6 +530,40 @@ fn tool_calls(message: &crate::chat::Message) -> Option<Value> {
 }
 
 mod replay;
+/// A user's words as a string, or after the files given with them as content parts: images as
+/// `image_url` and PDFs as `file`, both inline as `data:` URLs, text files as text.
+fn user_message(
+    message: &crate::chat::Message,
+    notices: &mut Vec<String>,
+) -> super::wire::MessageParam {
+    use super::wire::MessageParam;
+    use crate::providers::request::{Attached, attached, data_url};
+    let files = attached(message, notices);
+    if files.is_empty() {
+        return MessageParam::text("user", message.text());
+    }
+    let mut content: Vec<Value> = files
+        .into_iter()
+        .map(|file| match file {
+            Attached::Binary { file, data } if file.kind.is_image() => serde_json::json!({
+                "type": "image_url", "image_url": { "url": data_url(file, data) },
+            }),
+            Attached::Binary { file, data } => serde_json::json!({
+                "type": "file", "file": { "filename": file.name, "file_data": data_url(file, data) },
+            }),
+            Attached::Text(text) => serde_json::json!({ "type": "text", "text": text }),
+        })
+        .collect();
+    let text = message.text();
+    if !text.is_empty() {
+        content.push(serde_json::json!({ "type": "text", "text": text }));
+    }
+    MessageParam {
+        content: Value::Array(content),
+        ..MessageParam::text("user", "")
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -243,7 +243,7 @@ pub fn to_wire(
     for (i, message) in input.history.iter().enumerate() {
         match message.role {
             Role::User => {
-                items.push(InputItem::user(message.text()));
+                items.push(user_item(message, &mut notices));
                 continue;
             }
             Role::Tool => {
@@ -328,6 +328,34 @@ fn replayable(item: &Value) -> bool {
             .get("encrypted_content")
             .and_then(Value::as_str)
             .is_some_and(|c| !c.is_empty())
+}
+
+/// A user's words, after the files given with them: images as `input_image` and PDFs as
+/// `input_file`, both inline as `data:` URLs, text files as `input_text`.
+fn user_item(message: &crate::chat::Message, notices: &mut Vec<String>) -> super::wire::InputItem {
+    use super::wire::InputItem;
+    use crate::providers::request::{Attached, attached, data_url};
+    let files = attached(message, notices);
+    if files.is_empty() {
+        return InputItem::user(message.text());
+    }
+    let mut content: Vec<Value> = files
+        .into_iter()
+        .map(|file| match file {
+            Attached::Binary { file, data } if file.kind.is_image() => serde_json::json!({
+                "type": "input_image", "image_url": data_url(file, data),
+            }),
+            Attached::Binary { file, data } => serde_json::json!({
+                "type": "input_file", "filename": file.name, "file_data": data_url(file, data),
+            }),
+            Attached::Text(text) => serde_json::json!({ "type": "input_text", "text": text }),
+        })
+        .collect();
+    let text = message.text();
+    if !text.is_empty() {
+        content.push(serde_json::json!({ "type": "input_text", "text": text }));
+    }
+    InputItem::Verbatim(serde_json::json!({ "role": "user", "content": content }))
 }
 
 #[cfg(test)]
