@@ -143,6 +143,10 @@ impl From<SetupError> for IpcError {
                 IpcErrorCode::InvalidInput,
                 "That message belongs to another conversation.",
             ),
+            // It begins with the model's id, which keeps its own spelling.
+            err @ SetupError::CannotRead { .. } => {
+                Self::new(IpcErrorCode::InvalidInput, format!("{err}."))
+            }
             SetupError::Model(err) => err.into(),
             SetupError::Key(err) => err.into(),
             SetupError::Store(err) => err.into(),

@@ -526,3 +526,138 @@ async fn streaming_off_in_the_settings_asks_for_the_whole_answer() {
     assert!(told.contains("Not streamed"), "the note: {told}");
     mock.shutdown().await;
 }
+
+/// `--attach` gives the model files: they go in the provider's own form with the question,
+/// are kept with it in the history (not their bytes), and go again with the next turn.
+#[tokio::test(flavor = "multi_thread")]
+async fn attached_files_go_with_the_question_and_stay_with_it() {
+    let mock = MockProvider::start().await.unwrap();
+    for _ in 0..2 {
+        mock.push(Reply::fixture("anthropic/pydantic-sonnet4-thinking-stream.sse").unwrap());
+    }
+    let data = tempfile::tempdir().unwrap();
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/attachments");
+    let run = |args: Vec<String>| {
+        let mut cmd = tokio::process::Command::from(ponder_cli());
+        cmd.env("XDG_DATA_HOME", data.path())
+            .env("XDG_CONFIG_HOME", data.path())
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+            .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
+            .args([
+                "chat",
+                "--provider",
+                "anthropic",
+                "--model",
+                "claude-sonnet-4-5/med",
+            ])
+            .args(["--base-url", &mock.url(), "--json"])
+            .args(args);
+        async move { cmd.output().await.unwrap() }
+    };
+    let first = run(vec![
+        "--attach".into(),
+        fixtures.join("whiteboard.png").display().to_string(),
+        "--attach".into(),
+        fixtures.join("boiling-points.pdf").display().to_string(),
+        "What do these say?".into(),
+    ])
+    .await;
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&first.stdout).unwrap();
+    let conversation = answer["conversation"].as_str().unwrap().to_owned();
+    let next = run(vec![
+        "--conversation".into(),
+        conversation,
+        "And in Fahrenheit?".into(),
+    ])
+    .await;
+    assert!(
+        next.status.success(),
+        "{}",
+        String::from_utf8_lossy(&next.stderr)
+    );
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 2);
+    for (i, request) in requests.iter().enumerate() {
+        let content = &request.json()["messages"][0]["content"];
+        assert_eq!(content[0]["type"], "image", "request {i}");
+        assert_eq!(content[1]["type"], "document", "request {i}");
+        assert_eq!(content[1]["title"], "boiling-points.pdf");
+        assert_eq!(content[2]["text"], "What do these say?");
+        let png = std::fs::read(fixtures.join("whiteboard.png")).unwrap();
+        let sent = content[0]["source"]["data"].as_str().unwrap();
+        assert!(sent.len() >= png.len() * 4 / 3, "the whole file, in base64");
+    }
+    // The history keeps the files by reference; their bytes are in the store beside it.
+    let history = std::fs::read(data.path().join("dev.ponder.desktop/ponder.sqlite3")).unwrap();
+    let pdf_start = &std::fs::read(fixtures.join("boiling-points.pdf")).unwrap()[..200];
+    assert!(!history.windows(pdf_start.len()).any(|w| w == pdf_start));
+    let stored: usize = std::fs::read_dir(data.path().join("dev.ponder.desktop/attachments"))
+        .unwrap()
+        .map(|shard| std::fs::read_dir(shard.unwrap().path()).unwrap().count())
+        .sum();
+    assert_eq!(stored, 2, "two files, each once");
+    mock.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_that_cannot_be_sent_stops_the_turn_before_anything_is_asked() {
+    let mock = MockProvider::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/attachments");
+    let program = data.path().join("program");
+    std::fs::write(&program, b"\x7fELF\x02\x01\x01\0\0\0").unwrap();
+    let cases: [(&str, std::path::PathBuf, &str); 3] = [
+        (
+            "o3-mini",
+            fixtures.join("whiteboard.png"),
+            "o3-mini does not read images, so whiteboard.png cannot be sent to it",
+        ),
+        (
+            "o3",
+            program,
+            "--attach: program is not a file Ponder can send",
+        ),
+        (
+            "o3",
+            data.path().join("gone.pdf"),
+            "--attach: gone.pdf could not be read",
+        ),
+    ];
+    for (model, file, says) in cases {
+        let out = tokio::process::Command::from(ponder_cli())
+            .env("XDG_DATA_HOME", data.path())
+            .env("XDG_CONFIG_HOME", data.path())
+            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+            .env("PONDER_OPENAI_API_KEY", "test-key-not-real")
+            .args([
+                "chat",
+                "--provider",
+                "openai",
+                "--model",
+                model,
+                "--base-url",
+                &mock.url(),
+            ])
+            .arg("--attach")
+            .arg(&file)
+            .arg("What is this?")
+            .output()
+            .await
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{model} {}: {stderr}",
+            file.display()
+        );
+        assert!(stderr.contains(says), "{stderr}");
+    }
+    assert!(mock.requests().is_empty(), "nothing was asked");
+    mock.shutdown().await;
+}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 use ponder_core::catalog::Catalog;
 use ponder_core::catalog::ModelInfo;
+use ponder_core::chat::Attachment;
 use ponder_core::mcp::ServerConfig;
 use ponder_core::providers::error::ProviderError;
 use ponder_core::providers::http::{self, HttpConfig};
@@ -80,6 +81,10 @@ pub struct ChatArgs {
     /// Run the model's tool calls without asking.
     #[arg(long)]
     pub(crate) yes: bool,
+    /// Give the model a file with the message: an image (PNG, JPEG, GIF, WebP), a PDF or a
+    /// text file. Repeatable.
+    #[arg(long = "attach", value_name = "FILE")]
+    pub(crate) attach: Vec<PathBuf>,
     /// The message to send.
     pub(crate) message: String,
 }
@@ -125,10 +130,12 @@ pub(crate) fn turn(
     let app = AppSettings::read(settings_file)?;
     let catalog = app.catalog();
     let target = Target::read(&args, &app, &catalog)?;
+    let files = attach(store, &args.attach)?;
     let ask = Ask {
         provider: &target.model.provider.id,
         model: &target.model.id,
         text: &args.message,
+        files: &files,
         conversation_id: args.conversation.as_deref(),
         // A level given here is for this turn; the conversation keeps its own.
         once: target.choice,
@@ -167,6 +174,36 @@ pub(crate) fn turn(
     eprintln!("conversation {conversation}");
     printer.end();
     report(result, &args, &conversation, &target.model, store)
+}
+
+/// The files `--attach` names, stored by their content (before anything else is, so a file
+/// that cannot be sent stops the turn at once).
+fn attach(store: &Store, paths: &[PathBuf]) -> anyhow::Result<Vec<Attachment>> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let files = store
+        .attachments()
+        .ok_or_else(|| anyhow::anyhow!("this history keeps no files"))?;
+    paths
+        .iter()
+        .map(|path| {
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let stored = files
+                .put_file(path, &name)
+                .map_err(|e| Usage(format!("--attach: {e}")))?;
+            Ok(Attachment {
+                sha256: stored.sha256,
+                kind: stored.kind,
+                name,
+                bytes: stored.bytes,
+                data: None,
+            })
+        })
+        .collect()
 }
 
 /// Setting up HTTPS reads the system's certificates (milliseconds): done beside the rest of

@@ -80,6 +80,7 @@ pub fn rerun(args: RerunArgs, store: &Store, settings_file: &Path) -> anyhow::Re
         caching: None,
         tools: Vec::new(),
         yes: false,
+        attach: Vec::new(),
         message: String::new(),
     };
     crate::chat::turn(chat, Place::Once(question.id), store, settings_file)

@@ -15,6 +15,8 @@ use crate::tools::ToolHost;
 #[derive(Debug, Clone, Copy)]
 pub struct Question<'a> {
     pub text: &'a str,
+    /// The files given with a new question (or an edit), already in the attachment store.
+    pub files: &'a [crate::chat::Attachment],
     pub place: &'a Place,
 }
 
@@ -22,7 +24,11 @@ impl<'a> Question<'a> {
     /// A new question after what the conversation shows.
     pub fn new(text: &'a str) -> Self {
         const NEW: &Place = &Place::New;
-        Self { text, place: NEW }
+        Self {
+            text,
+            files: &[],
+            place: NEW,
+        }
     }
 }
 
@@ -69,8 +75,10 @@ pub async fn run_recorded_with_tools(
 ) -> Result<(String, Outcome), RecordError> {
     let store = runner.store;
     let asked = match question.place {
-        Place::New => store.ask(conversation_id, question.text, None)?,
-        Place::Edit(id) => store.ask(conversation_id, question.text, Some(id))?,
+        Place::New => store.ask_with(conversation_id, question.text, question.files, None)?,
+        Place::Edit(id) => {
+            store.ask_with(conversation_id, question.text, question.files, Some(id))?
+        }
         Place::Again(id) | Place::Once(id) | Place::Beside(id) => {
             store.question(conversation_id, id)?
         }

@@ -55,6 +55,8 @@ pub struct Ask<'a> {
     pub model: &'a str,
     /// The question; not used when the place answers a stored one again.
     pub text: &'a str,
+    /// Files given with a new question or an edit, already in the attachment store.
+    pub files: &'a [crate::chat::Attachment],
     /// The conversation to continue; none starts a new one.
     pub conversation_id: Option<&'a str>,
     /// The conversation's level from now on (kept with it).
@@ -84,6 +86,7 @@ pub struct TurnSetup {
     pub api_key: Option<String>,
     pub overrides: Overrides,
     text: String,
+    files: Vec<crate::chat::Attachment>,
     place: Place,
     system: Option<String>,
     api: Option<ApiChoice>,
@@ -111,6 +114,7 @@ impl TurnSetup {
     pub fn question(&self) -> Question<'_> {
         Question {
             text: &self.text,
+            files: &self.files,
             place: &self.place,
         }
     }
@@ -132,6 +136,14 @@ impl TurnSetup {
 pub enum SetupError {
     #[error("the message is empty")]
     Empty,
+    #[error(
+        "{model} does not read {what}, so {file} cannot be sent to it; choose a model that does, or leave the file out"
+    )]
+    CannotRead {
+        model: String,
+        what: &'static str,
+        file: String,
+    },
     #[error("that message belongs to another conversation")]
     Elsewhere,
     #[error(transparent)]
@@ -164,10 +176,11 @@ pub fn setup(
         None => None,
     };
     let text = again.as_deref().unwrap_or(ask.text).trim();
-    if text.is_empty() {
+    if text.is_empty() && ask.files.is_empty() {
         return Err(SetupError::Empty);
     }
     let model = catalog.resolve(Some(ask.provider), ask.model)?;
+    refuse_unread(&model, ask.files)?;
     let api_key = match (&model.provider.api_key_env, model.provider.sign_in) {
         // Signed in to, not given a key: the token signed in at this address is kept where
         // a key would be (never another address's).
@@ -230,9 +243,27 @@ pub fn setup(
         api_key,
         overrides: overrides.clone(),
         text: text.to_owned(),
+        files: ask.files.to_vec(),
         place: ask.place,
         system,
         api,
         address: ask.address.map(str::to_owned),
     })
+}
+
+/// A file the model is known not to read is refused before anything is stored; where nothing
+/// says (a local model), it is sent and the provider has the last word.
+fn refuse_unread(model: &ModelInfo, files: &[crate::chat::Attachment]) -> Result<(), SetupError> {
+    match files.iter().find(|f| model.reads(f.kind) == Some(false)) {
+        Some(file) => Err(SetupError::CannotRead {
+            model: model.id.clone(),
+            what: if file.kind == crate::attachments::Kind::Pdf {
+                "PDFs"
+            } else {
+                "images"
+            },
+            file: file.name.clone(),
+        }),
+        None => Ok(()),
+    }
 }

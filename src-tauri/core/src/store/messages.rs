@@ -7,7 +7,7 @@ use super::conversations::{not_found, touch_tx};
 use super::parts_codec::{Columns, encode};
 use super::rows::{COLUMNS, MessageStatus, StoredMessage, decode, from_row};
 use super::{Result, Store, StoreError, new_id, now_ms};
-use crate::chat::{Origin, Part, Replay, Role, StopReason, Usage};
+use crate::chat::{Attachment, Origin, Part, Replay, Role, StopReason, Usage};
 use crate::reasoning::choice::Choice;
 
 /// How an assistant turn ended, written in one transaction.
@@ -47,6 +47,18 @@ impl Store {
         text: &str,
         replaces: Option<&str>,
     ) -> Result<StoredMessage> {
+        self.ask_with(conversation_id, text, &[], replaces)
+    }
+
+    /// A question with the files given with it (already in the attachment store), before its
+    /// words.
+    pub fn ask_with(
+        &self,
+        conversation_id: &str,
+        text: &str,
+        files: &[Attachment],
+        replaces: Option<&str>,
+    ) -> Result<StoredMessage> {
         let id = new_id();
         self.write(|tx| {
             let parent = match replaces {
@@ -65,9 +77,13 @@ impl Store {
                 None => super::tree::leaf_of(tx, conversation_id)?,
             };
             let now = now_ms();
-            let parts = vec![Part::Text {
-                text: text.to_owned(),
-            }];
+            let parts: Vec<Part> = files
+                .iter()
+                .map(|file| Part::Attachment(Attachment { data: None, ..file.clone() }))
+                .chain([Part::Text {
+                    text: text.to_owned(),
+                }])
+                .collect();
             insert_tx(
                 tx,
                 &NewRow {
