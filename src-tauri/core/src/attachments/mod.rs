@@ -71,6 +71,11 @@ impl AttachmentStore {
         Self { dir: dir.into() }
     }
 
+    /// Whether any file was ever stored here.
+    pub fn exists(&self) -> bool {
+        self.dir.is_dir()
+    }
+
     /// Where the file with this hash is (or would be); none for a name that is not a hash,
     /// so that a reference from an imported file can never name a path outside the store.
     pub fn path(&self, sha256: &str) -> Option<PathBuf> {
@@ -166,9 +171,15 @@ impl AttachmentStore {
         }
     }
 
-    /// Removes every stored file whose hash is not in `referenced`; how many went. Files that
-    /// are not the store's own (no hash for a name) are left alone.
-    pub fn remove_unreferenced(&self, referenced: &HashSet<String>) -> std::io::Result<usize> {
+    /// Removes every stored file whose hash is not in `referenced` and that is older than
+    /// `grace`; how many went. The grace keeps a file stored for a question that is not
+    /// written yet (another process may be asking it). Files that are not the store's own
+    /// (no hash for a name) are left alone.
+    pub fn remove_unreferenced(
+        &self,
+        referenced: &HashSet<String>,
+        grace: std::time::Duration,
+    ) -> std::io::Result<usize> {
         let mut removed = 0;
         let Ok(shards) = std::fs::read_dir(&self.dir) else {
             return Ok(0);
@@ -183,7 +194,10 @@ impl AttachmentStore {
                 let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
                     continue;
                 };
-                if is_hash(name) && !referenced.contains(name) {
+                let settled = std::fs::metadata(&path)
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|at| at.elapsed().is_ok_and(|age| age >= grace));
+                if is_hash(name) && !referenced.contains(name) && settled {
                     std::fs::remove_file(&path)?;
                     removed += 1;
                 }

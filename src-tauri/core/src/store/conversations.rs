@@ -174,7 +174,10 @@ impl Store {
         self.write(|tx| {
             let n = tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?;
             if n == 0 { Err(not_found(id)) } else { Ok(()) }
-        })
+        })?;
+        // The files only its questions had go with it; a failure leaves them for the next time.
+        let _ = self.collect_attachments(super::ATTACHMENT_GRACE);
+        Ok(())
     }
 
     fn update(&self, id: &str, sql: &str, value: &str) -> Result<()> {

@@ -114,6 +114,10 @@ impl std::fmt::Debug for Store {
 /// The folder of attached files, beside the database.
 pub const ATTACHMENTS_DIR: &str = "attachments";
 
+/// How long a stored file no message refers to is kept: long enough for the question it was
+/// stored for to be written, by this process or another.
+pub const ATTACHMENT_GRACE: std::time::Duration = std::time::Duration::from_secs(3600);
+
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The page size of a new history. A long answer is one row of megabytes (its thoughts), read

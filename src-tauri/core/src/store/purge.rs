@@ -38,3 +38,47 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// The hashes of every file a message still refers to.
+    pub fn referenced_attachments(&self) -> Result<std::collections::HashSet<String>> {
+        self.read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT parts FROM messages WHERE role = 'user' AND parts LIKE '%\"attachment\"%'",
+            )?;
+            let mut hashes = std::collections::HashSet::new();
+            for parts in stmt.query_map([], |r| r.get::<_, String>(0))? {
+                collect_hashes(&serde_json::from_str(&parts?)?, &mut hashes);
+            }
+            Ok(hashes)
+        })
+    }
+
+    /// Removes the stored files no message refers to any more (older than `grace`); how many.
+    pub fn collect_attachments(&self, grace: std::time::Duration) -> Result<usize> {
+        // No file was ever attached: nothing to read the history for.
+        let Some(files) = self.attachments().filter(|f| f.exists()) else {
+            return Ok(0);
+        };
+        let referenced = self.referenced_attachments()?;
+        files
+            .remove_unreferenced(&referenced, grace)
+            .map_err(|source| super::StoreError::Folder {
+                path: "attachments".into(),
+                source,
+            })
+    }
+}
+
+/// The `sha256` of every attachment part in a row's parts, whichever way they were written
+/// (a plain array, or the object that keeps the text apart).
+fn collect_hashes(parts: &serde_json::Value, into: &mut std::collections::HashSet<String>) {
+    let list = parts.get("parts").unwrap_or(parts);
+    for part in list.as_array().into_iter().flatten() {
+        if part.get("type").and_then(serde_json::Value::as_str) == Some("attachment")
+            && let Some(sha) = part.get("sha256").and_then(serde_json::Value::as_str)
+        {
+            into.insert(sha.to_owned());
+        }
+    }
+}

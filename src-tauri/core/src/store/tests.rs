@@ -604,3 +604,67 @@ fn a_hidden_thought_is_kept_with_its_signature_and_can_be_shown_again() {
             .hidden
     );
 }
+
+#[test]
+fn a_file_stays_while_a_question_refers_to_it_and_goes_with_the_last_one() {
+    use crate::chat::Attachment;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+    let files = store.attachments().unwrap();
+    assert_eq!(
+        store.collect_attachments(Duration::ZERO).unwrap(),
+        0,
+        "none yet"
+    );
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
+    let put = |name: &str| {
+        let stored = files.put_file(&fixtures.join(name), name).unwrap();
+        Attachment {
+            sha256: stored.sha256,
+            kind: stored.kind,
+            name: name.into(),
+            bytes: stored.bytes,
+            data: None,
+        }
+    };
+    let (pdf, photo) = (put("boiling-points.pdf"), put("photo.jpg"));
+    let shared = conversation(&store, "Both");
+    let alone = conversation(&store, "Only the PDF");
+    store
+        .ask_with(
+            &shared.id,
+            "What are these?",
+            &[pdf.clone(), photo.clone()],
+            None,
+        )
+        .unwrap();
+    let asked = store
+        .ask_with(&alone.id, "And this?", std::slice::from_ref(&pdf), None)
+        .unwrap();
+    assert!(
+        matches!(&asked.message.parts[0], Part::Attachment(a) if a.sha256 == pdf.sha256 && a.data.is_none())
+    );
+    assert_eq!(asked.message.text(), "And this?");
+    let referenced = store.referenced_attachments().unwrap();
+    assert_eq!(
+        referenced,
+        [pdf.sha256.clone(), photo.sha256.clone()].into()
+    );
+
+    store.delete_conversation(&shared.id).unwrap();
+    assert!(
+        files.path(&photo.sha256).unwrap().exists(),
+        "kept an hour, for a question not yet written"
+    );
+    assert_eq!(store.collect_attachments(Duration::ZERO).unwrap(), 1);
+    assert!(!files.path(&photo.sha256).unwrap().exists());
+    assert!(
+        files.path(&pdf.sha256).unwrap().exists(),
+        "the other conversation still has it"
+    );
+    store.delete_conversation(&alone.id).unwrap();
+    assert_eq!(store.collect_attachments(Duration::ZERO).unwrap(), 1);
+    assert!(!files.path(&pdf.sha256).unwrap().exists());
+}
