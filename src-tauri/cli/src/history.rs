@@ -217,7 +217,11 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
         };
         match args.format {
             // JSON keeps everything, every version included.
-            Format::Json => export::json(&conversation, &store.all_messages(&id)?),
+            Format::Json => export::json_with_files(
+                &conversation,
+                &store.all_messages(&id)?,
+                store.attachments(),
+            ),
             Format::Md => export::transcript(store, &id, export::Transcript::Markdown, options)?,
             Format::Html => export::transcript(store, &id, export::Transcript::Html, options)?,
         }

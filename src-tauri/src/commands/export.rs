@@ -66,7 +66,11 @@ pub async fn export_conversation(
             "html",
         ),
         Format::Json => (
-            export::json(&conversation, &store.all_messages(&id)?),
+            export::json_with_files(
+                &conversation,
+                &store.all_messages(&id)?,
+                store.attachments(),
+            ),
             "json",
         ),
     };

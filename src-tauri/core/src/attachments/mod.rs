@@ -107,22 +107,8 @@ impl AttachmentStore {
 
     /// Stores `bytes` under their hash; a file already there is kept as it is.
     pub fn put(&self, bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
+        let kind = check(bytes, name)?;
         let size = bytes.len() as u64;
-        if size == 0 {
-            return Err(AttachmentError::Empty {
-                name: name.to_owned(),
-            });
-        }
-        if size > MAX_FILE_BYTES {
-            return Err(AttachmentError::TooLarge {
-                name: name.to_owned(),
-                bytes: size,
-            });
-        }
-        let kind = sniff(bytes).ok_or_else(|| AttachmentError::Unknown {
-            name: name.to_owned(),
-        })?;
-        check_whole(bytes, kind, name)?;
         let sha256 = hex(&Sha256::digest(bytes));
         let path = self.dir.join(&sha256[..2]).join(&sha256);
         if !path.exists() {
@@ -205,6 +191,28 @@ impl AttachmentStore {
         }
         Ok(removed)
     }
+}
+
+/// What a file is, if Ponder can send it: not empty, within the cap, of a kind it knows, and
+/// whole.
+pub fn check(bytes: &[u8], name: &str) -> Result<Kind, AttachmentError> {
+    let size = bytes.len() as u64;
+    if size == 0 {
+        return Err(AttachmentError::Empty {
+            name: name.to_owned(),
+        });
+    }
+    if size > MAX_FILE_BYTES {
+        return Err(AttachmentError::TooLarge {
+            name: name.to_owned(),
+            bytes: size,
+        });
+    }
+    let kind = sniff(bytes).ok_or_else(|| AttachmentError::Unknown {
+        name: name.to_owned(),
+    })?;
+    check_whole(bytes, kind, name)?;
+    Ok(kind)
 }
 
 /// An image whose header does not read (or declares more pixels than Ponder decodes), or a

@@ -3,10 +3,16 @@
 //!
 //! ```text
 //! {"format": "ponder-conversation", "version": 1, "exportedBy": "Ponder 0.1.0",
-//!  "conversation": Conversation, "messages": [StoredMessage, …]}
+//!  "conversation": Conversation, "messages": [StoredMessage, …], "files": {sha256: base64}}
 //! {"format": "ponder-backup", "version": 1, "exportedBy": "Ponder 0.1.0",
-//!  "conversations": [{"conversation": Conversation, "messages": [StoredMessage, …]}, …]}
+//!  "conversations": [{"conversation": Conversation, "messages": [StoredMessage, …]}, …],
+//!  "files": {sha256: base64}}
 //! ```
+//!
+//! `files` holds the attached files the messages refer to, by their hash; it is left out when
+//! there are none, so files without attachments are as they always were.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -26,7 +32,12 @@ struct ConversationFile<'a> {
     exported_by: String,
     conversation: &'a Conversation,
     messages: &'a [StoredMessage],
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    files: &'a Files,
 }
+
+/// Attached files by their hash, in base64.
+pub(super) type Files = BTreeMap<String, String>;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,28 +46,36 @@ struct BackupFile<'a> {
     version: u64,
     exported_by: String,
     conversations: &'a [ConversationRecord],
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    files: &'a Files,
 }
 
 fn exported_by() -> String {
     format!("{APP_NAME} {VERSION}")
 }
 
-pub(super) fn conversation(conversation: &Conversation, messages: &[StoredMessage]) -> String {
+pub(super) fn conversation(
+    conversation: &Conversation,
+    messages: &[StoredMessage],
+    files: &Files,
+) -> String {
     pretty(&ConversationFile {
         format: CONVERSATION_FORMAT,
         version: FORMAT_VERSION,
         exported_by: exported_by(),
         conversation,
         messages,
+        files,
     })
 }
 
-pub(super) fn backup(conversations: &[ConversationRecord]) -> String {
+pub(super) fn backup(conversations: &[ConversationRecord], files: &Files) -> String {
     pretty(&BackupFile {
         format: BACKUP_FORMAT,
         version: FORMAT_VERSION,
         exported_by: exported_by(),
         conversations,
+        files,
     })
 }
 

@@ -13,6 +13,7 @@ mod markdown;
 
 use serde::{Deserialize, Serialize};
 
+use crate::attachments::AttachmentStore;
 use crate::chat::{
     Attachment, Message, Part, Role, StopReason, ThinkingBlock, ToolCall, ToolResult,
 };
@@ -123,9 +124,43 @@ pub fn transcript(
     })
 }
 
-/// The lossless, versioned JSON of one conversation (format `ponder-conversation`).
+/// The lossless, versioned JSON of one conversation (format `ponder-conversation`), without
+/// the attached files' bytes.
 pub fn json(conv: &Conversation, messages: &[StoredMessage]) -> String {
-    json::conversation(conv, messages)
+    json::conversation(conv, messages, &json::Files::new())
+}
+
+/// The same, with the files its messages refer to (those still in `files`).
+pub fn json_with_files(
+    conv: &Conversation,
+    messages: &[StoredMessage],
+    files: Option<&AttachmentStore>,
+) -> String {
+    json::conversation(conv, messages, &files_of(messages, files))
+}
+
+/// The attached files `messages` refer to, in base64 by their hash.
+fn files_of<'m>(
+    messages: impl IntoIterator<Item = &'m StoredMessage>,
+    store: Option<&AttachmentStore>,
+) -> json::Files {
+    use base64::Engine;
+    let Some(store) = store else {
+        return json::Files::new();
+    };
+    let mut files = json::Files::new();
+    for file in messages.into_iter().flat_map(|m| m.message.attachments()) {
+        if files.contains_key(&file.sha256) {
+            continue;
+        }
+        if let Ok(bytes) = store.read(&file.sha256) {
+            files.insert(
+                file.sha256.clone(),
+                base64::engine::general_purpose::STANDARD.encode(bytes),
+            );
+        }
+    }
+    files
 }
 
 /// Every conversation, archived ones included, as one lossless JSON file (`ponder-backup`),
@@ -151,7 +186,11 @@ pub fn backup_json(store: &Store) -> Result<String, StoreError> {
         (a.conversation.created_at, &a.conversation.id)
             .cmp(&(b.conversation.created_at, &b.conversation.id))
     });
-    Ok(json::backup(&records))
+    let files = files_of(
+        records.iter().flat_map(|r| &r.messages),
+        store.attachments(),
+    );
+    Ok(json::backup(&records, &files))
 }
 
 /// The messages with the tool calls and their results left out (Markdown and HTML, when the

@@ -1143,3 +1143,91 @@ fn an_attachment_is_named_in_transcripts_and_kept_in_json_without_its_bytes() {
     assert!(exported.contains(&"a".repeat(64)) && exported.contains("\"kind\": \"pdf\""));
     assert!(!exported.contains("JVBERi0"), "the bytes stay in the store");
 }
+
+#[test]
+fn exports_carry_the_files_their_messages_refer_to_and_import_checks_and_keeps_them() {
+    use crate::chat::Attachment;
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
+    let from = tempfile::tempdir().unwrap();
+    let store = Store::open(&from.path().join("ponder.sqlite3")).unwrap();
+    let stored = store
+        .attachments()
+        .unwrap()
+        .put_file(&fixtures.join("whiteboard.png"), "board.png")
+        .unwrap();
+    let file = Attachment {
+        sha256: stored.sha256.clone(),
+        kind: stored.kind,
+        name: "board.png".into(),
+        bytes: stored.bytes,
+        data: None,
+    };
+    let c = store
+        .create_conversation(NewConversation {
+            title: "With a file".into(),
+            provider: None,
+            model: None,
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap();
+    store
+        .ask_with(&c.id, "What is drawn?", &[file], None)
+        .unwrap();
+    let conv = store.conversation(&c.id).unwrap();
+    let messages = store.all_messages(&c.id).unwrap();
+    let one = json_with_files(&conv, &messages, store.attachments());
+    let backup = backup_json(&store).unwrap();
+    for text in [&one, &backup] {
+        let file: Value = serde_json::from_str(text).unwrap();
+        assert!(
+            file["files"][&stored.sha256]
+                .as_str()
+                .unwrap()
+                .starts_with("iVBORw0KGgo")
+        );
+    }
+    assert!(
+        serde_json::from_str::<Value>(&json(&conv, &messages))
+            .unwrap()
+            .get("files")
+            .is_none(),
+        "without a store, no files"
+    );
+
+    // Into a fresh history: the file is stored again, and the next export is the same bytes.
+    let to = tempfile::tempdir().unwrap();
+    let fresh = Store::open(&to.path().join("ponder.sqlite3")).unwrap();
+    import(&fresh, one.as_bytes()).unwrap();
+    let path = fresh.attachments().unwrap().path(&stored.sha256).unwrap();
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        std::fs::read(fixtures.join("whiteboard.png")).unwrap()
+    );
+    let again = fresh.all_messages(&c.id).unwrap();
+    assert_eq!(
+        json_with_files(
+            &fresh.conversation(&c.id).unwrap(),
+            &again,
+            fresh.attachments()
+        ),
+        one
+    );
+
+    // A file that is not the one its message names changes nothing.
+    let mut forged: Value = serde_json::from_str(&one).unwrap();
+    forged["files"][&stored.sha256] = json!("R0lGODlhAQABAAAAACw=");
+    let other = tempfile::tempdir().unwrap();
+    let target = Store::open(&other.path().join("ponder.sqlite3")).unwrap();
+    let err = import(&target, forged.to_string().as_bytes()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is not the one its message refers to"),
+        "{err}"
+    );
+    assert!(target.list_conversations(true).unwrap().is_empty());
+    assert!(
+        !target.attachments().unwrap().exists(),
+        "no file was written"
+    );
+}

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod error;
+mod files;
 mod foreign;
 
 pub use error::ImportError;
@@ -50,7 +51,21 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
 /// Imports a `ponder-conversation` or `ponder-backup` file, or a ChatGPT or Claude data export
 /// (`conversations.json`), all or nothing.
 pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
-    let records = parse(bytes)?;
+    let (records, files) = parse_with_files(bytes)?;
+    // The files first: a message is never in the history without its file. Should the
+    // records then be refused, the files are unreferenced and collected later.
+    if !files.is_empty() {
+        let store_files = store
+            .attachments()
+            .ok_or_else(|| ImportError::Invalid("this history keeps no files".to_owned()))?;
+        let refused = |e: crate::attachments::AttachmentError| ImportError::Invalid(e.to_string());
+        for (name, bytes) in &files {
+            crate::attachments::check(bytes, name).map_err(refused)?;
+        }
+        for (name, bytes) in &files {
+            store_files.put(bytes, name).map_err(refused)?;
+        }
+    }
     store.insert_records(&records)?;
     Ok(ImportReport {
         conversations: records.len(),
@@ -61,11 +76,20 @@ pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> 
 /// Reads and checks an export file without touching any history. What the file says is the
 /// conversation's content, never a permission: see [`as_untrusted`].
 pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
-    let mut records = parse_records(bytes)?;
+    parse_with_files(bytes).map(|(records, _)| records)
+}
+
+/// The records, and the attached files they refer to (the file's name for the messages, and
+/// its bytes), each checked against its hash and as a file Ponder sends.
+fn parse_with_files(
+    bytes: &[u8],
+) -> Result<(Vec<ConversationRecord>, Vec<files::Carried>), ImportError> {
+    let (mut records, files) = parse_records(bytes)?;
     for record in &mut records {
         as_untrusted(&mut record.conversation.settings);
     }
-    Ok(records)
+    let files = files::referenced(&records, files)?;
+    Ok((records, files))
 }
 
 /// A conversation's settings as a file may bring them: whoever wrote the file may not be the
@@ -82,7 +106,7 @@ fn as_untrusted(settings: &mut crate::reasoning::settings::ReasoningSettings) {
     }
 }
 
-fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
+fn parse_records(bytes: &[u8]) -> Result<(Vec<ConversationRecord>, Option<Value>), ImportError> {
     if bytes.len() > MAX_IMPORT_BYTES {
         return Err(ImportError::TooLarge { size: bytes.len() });
     }
@@ -98,7 +122,7 @@ fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
     if let Value::Array(items) = &value {
         let records = foreign::records(items)?;
         check(&records)?;
-        return Ok(records);
+        return Ok((records, None));
     }
     let Value::Object(mut top) = value else {
         return Err(ImportError::NotPonder(format!(
@@ -140,6 +164,7 @@ fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
         bytes,
         backup: format == BACKUP_FORMAT,
     };
+    let files = top.remove("files");
     let records = if format == CONVERSATION_FORMAT {
         let conversation = typed(take(&mut top, "conversation", "")?, "conversation", source)?;
         let messages = messages(take(&mut top, "messages", "")?, "messages", source)?;
@@ -177,7 +202,7 @@ fn parse_records(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
         records
     };
     check(&records)?;
-    Ok(records)
+    Ok((records, files))
 }
 
 /// The file being read, to locate a problem in it.
