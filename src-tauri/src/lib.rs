@@ -102,6 +102,7 @@ pub fn run() {
             commands::conversations::usage_report,
             commands::conversations::delete_branch,
             commands::conversations::restore_branch,
+            commands::attachments::pick_attachments,
             commands::chat::send_message,
             commands::chat::regenerate,
             commands::chat::rerun,

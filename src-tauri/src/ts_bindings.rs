@@ -14,6 +14,7 @@ use ponder_core::mcp::{ServerConfig, ServerState, ServerStatus, Transport as Mcp
 use ponder_core::prices::{PriceFigures, PriceOverride};
 use ponder_core::tools::{Decision, ToolChoice};
 
+use crate::commands::attachments::{AttachedFile, Picked};
 use crate::commands::mcp::{ServerTools, ToolInfo};
 use ponder_core::catalog::CustomProvider;
 use ponder_core::catalog::{ModelSource, Protocol, RuleSource};
@@ -39,8 +40,8 @@ use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
 use crate::ipc::{
-    ConversationView, MessageView, ModelView, PartView, ProviderView, RefreshReport, RerunRequest,
-    RerunShows, SendRequest, StreamEvent, TranslatePreview, VersionView,
+    ConversationView, FileRef, MessageView, ModelView, PartView, ProviderView, RefreshReport,
+    RerunRequest, RerunShows, SendRequest, StreamEvent, TranslatePreview, VersionView,
 };
 use crate::settings::{ProviderSettings, Settings, Theme, ThoughtVisibility};
 use crate::startup::{ProblemFile, Remedy, StartupProblem};
@@ -152,7 +153,10 @@ fn generated() -> String {
         declare::<ServerTools>(),
         declare::<Decision>(),
         // A turn
+        declare::<FileRef>(),
         declare::<SendRequest>(),
+        declare::<AttachedFile>(),
+        declare::<Picked>(),
         declare::<RerunRequest>(),
         declare::<RerunShows>(),
         declare::<Sent>(),

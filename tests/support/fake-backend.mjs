@@ -494,6 +494,9 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     'So 4 + 4 + 2 + 2 + 3 + 2 + 2 + 3 + 2 + 1 = 25. ',
     'I should answer with the count and the list.',
   ];
+  const attachAnswers = [...(options.attach ?? [])];
+  /** Every file handed out, for send_message to find by hash. */
+  const picked = [];
   const ANSWER = options.answer ?? [
     'There are **25 primes** below 100:\n\n',
     '```text\n2 3 5 7 11 13 17 19 23 29\n31 37 41 43 47 53 59 61 67 71\n73 79 83 89 97\n```\n\n',
@@ -1133,6 +1136,12 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       c.settings = { ...c.settings, choice: request.choice };
       if (c.messages.length === 0 || c.title === 'New chat') c.title = titleFrom(request.text);
       const user = userMessage(request.text, now());
+      // The files go before the words, as the backend stores them; their kind and size are the
+      // store's, found by hash among the files this backend handed out.
+      for (const ref of [...(request.files ?? [])].reverse()) {
+        const file = picked.find((f) => f.sha256 === ref.sha256) ?? fail('invalidInput', `${ref.name} is no longer in Ponder's files; attach it again.`);
+        user.parts.unshift({ type: 'attachment', ...file, name: ref.name });
+      }
       c.messages.push(user);
       c.updatedAt = now();
       const wantsTool = (c.settings.tools?.servers ?? []).length > 0 && /tool/i.test(request.text);
@@ -1220,6 +1229,15 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       return { messages, bytesFreed };
     },
     export_conversation: ({ id: cid, format }) => ({ path: `/home/ada/Documents/${need(cid).title}.${format}` }),
+    // The files the "dialog" chooses, in turn: options.attach is a list of answers, each a
+    // list of files ({ name, kind, bytes }) or { refused: [...] }.
+    pick_attachments: () => {
+      const answer = attachAnswers.shift() ?? [];
+      const refused = Array.isArray(answer) ? [] : answer.refused;
+      const files = (Array.isArray(answer) ? answer : []).map((f, i) => ({ sha256: (f.sha256 ?? `${f.name}${i}`).padEnd(64, '0').slice(0, 64), ...f }));
+      picked.push(...files);
+      return { files, refused };
+    },
     import_file: () => {
       conversation('Imported from ChatGPT', now(), [userMessage('An imported question', now())]);
       return { conversations: 1, messages: 1 };

@@ -1153,3 +1153,42 @@ describe('a conversation from a file', () => {
     await page.close();
   });
 });
+
+describe('attachments', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`attaches files from the dialog, drops one, says why one was refused and sends the rest (${theme})`, async () => {
+      const attach = [
+        [
+          { name: 'whiteboard.png', kind: 'png', bytes: 2249 },
+          { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961 },
+        ],
+        { refused: ['program is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files).'] },
+      ];
+      const { page, problems } = await openChat({ attach }, theme);
+      await page.getByTestId('attach').click();
+      const chips = page.getByTestId('composer-file');
+      await chips.nth(1).waitFor();
+      assert.deepEqual((await chips.allTextContents()).map((t) => t.trim().replace(/\s+/g, ' ')), ['whiteboard.png 2.2 KB', 'boiling-points.pdf 1.9 KB']);
+      await screenshot(page, `ui-${theme}-composer-files`);
+      await page.getByRole('button', { name: 'Remove whiteboard.png' }).click();
+      assert.equal(await chips.count(), 1);
+
+      await page.getByTestId('attach').click();
+      await notes(page).filter({ hasText: 'program is not a file Ponder can send' }).waitFor();
+      assert.equal(await chips.count(), 1, 'a refused file adds no chip');
+
+      await send(page, 'What does the table say?');
+      const question = page.getByTestId('message-user');
+      await question.getByTestId('attachment').waitFor();
+      assert.equal((await question.getByTestId('attachment').textContent()).replace(/\s+/g, ' ').trim(), 'boiling-points.pdf 1.9 KB');
+      assert.equal(await chips.count(), 0, 'the chips went with the question');
+      const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message')?.args.request);
+      assert.deepEqual(call.files.map((f) => f.name), ['boiling-points.pdf']);
+      assert.equal(call.files[0].sha256.length, 64);
+      await page.getByTestId('message-assistant').getByTestId('answer').waitFor();
+      assert.equal(await question.getByTestId('attachment').count(), 1, 'still shown once the answer is stored');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});

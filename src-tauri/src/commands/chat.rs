@@ -120,6 +120,7 @@ fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendReque
         model,
         choice: conversation.settings.choice,
         once: None,
+        files: Vec::new(),
     })
 }
 
@@ -149,10 +150,12 @@ async fn start(
     }
     let settings = crate::settings::load(&app)?;
     let store = state.store()?;
+    let files = super::attachments::resolve(&state, &request.files)?;
     let ask = Ask {
         provider: &request.provider,
         model: &request.model,
         text: &request.text,
+        files: &files,
         conversation_id: request.conversation_id.as_deref(),
         choice: Some(request.choice),
         once: request.once,

@@ -2,6 +2,7 @@
 //! turns errors into `IpcError`s.
 
 pub mod app;
+pub mod attachments;
 pub mod chat;
 pub mod conversations;
 pub mod copilot;

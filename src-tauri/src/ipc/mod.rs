@@ -11,7 +11,7 @@ mod stream;
 pub use conversation::{ConversationView, VersionView};
 pub use message::{MessageView, PartView};
 pub use models::{ModelView, ProviderView, RefreshReport, TranslatePreview};
-pub use stream::{RerunRequest, RerunShows, SendRequest, StreamEvent};
+pub use stream::{FileRef, RerunRequest, RerunShows, SendRequest, StreamEvent};
 
 #[cfg(test)]
 mod tests;

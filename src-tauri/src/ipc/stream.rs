@@ -115,6 +115,18 @@ pub struct SendRequest {
     /// A choice for this message only (the one-message override); not saved.
     #[serde(default)]
     pub once: Option<Choice>,
+    /// Files given with the question, stored already (`pick_attachments`).
+    #[serde(default)]
+    pub files: Vec<FileRef>,
+}
+
+/// A file given with a question: which stored file, and the name it goes by.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FileRef {
+    pub sha256: String,
+    pub name: String,
 }
 
 /// Another answer to a stored question with another model and level ("Rerun with…"), to

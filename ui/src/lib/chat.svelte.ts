@@ -16,6 +16,7 @@ import { markStep } from './perf';
 import { Profiles } from './profiles';
 import { ReasoningChoice } from './reasoning-choice.svelte';
 import type { RunsState } from './runs.svelte';
+import type { AttachedFile } from './ipc-generated';
 import { Sending } from './sending';
 import { DRAFT, type SessionParts } from './session-types';
 import type { SettingsState } from './settings.svelte';
@@ -48,6 +49,8 @@ export class ChatSession {
 
   /** The composer's text; kept here so a failed send or an error fix can put it back. */
   input = $state('');
+  /** Files to go with the next question, stored already: the composer's chips. */
+  files = $state.raw<AttachedFile[]>([]);
   /** A message to bring into view (a search hit). */
   reveal = $state<{ id: string; token: number } | null>(null);
 
@@ -262,10 +265,29 @@ export class ChatSession {
       return;
     }
     if (this.busy || this.disabledReason) return;
+    const files = this.files;
     this.input = '';
-    const sent = await this.sending.send(messageFromText(text));
-    // The user's text is never lost: a send that could not start puts it back.
+    this.files = [];
+    const sent = await this.sending.send(messageFromText(text), [], files);
+    // The user's text and files are never lost: a send that could not start puts them back.
     if (!sent && this.input === '') this.input = text;
+    if (!sent && this.files.length === 0) this.files = files;
+  }
+
+  /** Opens the file dialog: the files chosen join the next question; one refused is said why. */
+  async attach(): Promise<void> {
+    try {
+      const picked = await ipc.pickAttachments();
+      const known = new Set(this.files.map((f) => f.sha256));
+      this.files = [...this.files, ...picked.files.filter((f) => !known.has(f.sha256))];
+      if (picked.refused.length > 0) this.notes.add(picked.refused, 'warning');
+    } catch (raw) {
+      this.notes.addError(AppError.from(raw));
+    }
+  }
+
+  removeFile(sha256: string): void {
+    this.files = this.files.filter((f) => f.sha256 !== sha256);
   }
 
   /** The user's answer on a tool call's approval card. */

@@ -365,11 +365,19 @@ export type ServerTools = { id: string, name: string, tools: Array<ToolInfo>, er
 
 export type Decision = "allowOnce" | "allowConversation" | "alwaysAllow" | "deny";
 
+export type FileRef = { sha256: string, name: string, };
+
 export type SendRequest = { conversationId: string | null, text: string, provider: string, model: string, 
 /** The conversation's choice; saved on it. */
 choice: Choice, 
 /** A choice for this message only (the one-message override); not saved. */
-once: Choice | null, };
+once: Choice | null, 
+/** Files given with the question, stored already (`pick_attachments`). */
+files: Array<FileRef>, };
+
+export type AttachedFile = { sha256: string, kind: AttachmentKind, name: string, bytes: number, };
+
+export type Picked = { files: Array<AttachedFile>, refused: Array<string>, };
 
 export type RerunRequest = { 
 /** The answer (or question) to answer again. */
@@ -402,6 +410,7 @@ export interface Commands {
   startup_problems: { args: Record<string, never>; result: Array<StartupProblem> };
   resolve_startup_problem: { args: { file: ProblemFile; remedy: Remedy }; result: Array<StartupProblem> };
   quit: { args: Record<string, never>; result: null };
+  pick_attachments: { args: Record<string, never>; result: Picked };
   send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
   regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
   rerun: { args: { request: RerunRequest }; result: Sent; events: StreamEvent };

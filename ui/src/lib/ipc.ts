@@ -193,6 +193,8 @@ export const ipc = {
   contextTokens: (id: string, provider: string, model: string) =>
     call('context_tokens', { id, provider, model }),
 
+  /** Opens the system's file dialog (the page never names a path) and stores the files chosen. */
+  pickAttachments: () => call('pick_attachments'),
   sendMessage: (request: SendRequest, onEvent: (event: StreamEvent) => void) =>
     startRun('send_message', { request }, onEvent),
   regenerate: (messageId: string, onEvent: (event: StreamEvent) => void) =>

@@ -9,6 +9,7 @@ import type { ReasoningChoice } from './reasoning-choice.svelte';
 import { DRAFT, type SessionParts } from './session-types';
 import type { SeveralLevels } from './several.svelte';
 import { localUserMessage, type LiveRun } from './stream';
+import type { AttachedFile } from './ipc-generated';
 import type { Choice, ConversationView, ModelView, ReasoningSettings, StreamEvent } from './types';
 
 interface ModelSwitch {
@@ -144,7 +145,7 @@ export class Sending {
 
   /** Starts a run for `text`, and then at the levels `alsoAt`; false when it could not
    * start (the caller keeps the text). */
-  async send(text: string, alsoAt: Choice[] = []): Promise<boolean> {
+  async send(text: string, alsoAt: Choice[] = [], files: readonly AttachedFile[] = []): Promise<boolean> {
     const host = this.host;
     const { provider, model } = host;
     if (!provider || !model) return false;
@@ -163,7 +164,7 @@ export class Sending {
     const key = conversation.id;
     const once = host.choice.once;
     const localId = `local-${Date.now()}`;
-    host.current = { ...conversation, messages: [...(host.current?.messages ?? []), localUserMessage(localId, text)] };
+    host.current = { ...conversation, messages: [...(host.current?.messages ?? []), localUserMessage(localId, text, files)] };
     const turn = this.turn(key);
     turn.localId = localId;
     // Set on every send: levels of an earlier send whose answer never started must not carry over.
@@ -171,7 +172,15 @@ export class Sending {
     this.beginRun(key, once ?? host.reasoning.choice);
     try {
       const started = await ipc.sendMessage(
-        { conversationId: key, text, provider, model, choice: host.reasoning.choice, once },
+        {
+          conversationId: key,
+          text,
+          provider,
+          model,
+          choice: host.reasoning.choice,
+          once,
+          files: files.map(({ sha256, name }) => ({ sha256, name })),
+        },
         (event) => this.onEvent(key, event),
       );
       // The override was for this message only.

@@ -13,6 +13,7 @@ import type {
   Usage,
 } from './types';
 import { isSummarySource } from './types';
+import type * as Ipc from './ipc-generated';
 
 export type RunPhase = 'waiting' | 'thinking' | 'answering' | 'done' | 'error' | 'cancelled';
 
@@ -111,13 +112,13 @@ export function newRun(origin: RunOrigin, now: number, id = `pending-${now}`): L
 }
 
 /** The user's message as the thread shows it until the backend has stored it. */
-export function localUserMessage(id: string, text: string): MessageView {
+export function localUserMessage(id: string, text: string, files: readonly Ipc.AttachedFile[] = []): MessageView {
   return {
     id,
     role: 'user',
     status: 'complete',
     notes: [],
-    parts: [{ type: 'text', text }],
+    parts: [...files.map((f) => ({ type: 'attachment' as const, ...f })), { type: 'text', text }],
     provider: null,
     model: null,
     choice: null,
