@@ -66,6 +66,17 @@ async fn chat_with_env(
     (out, requests)
 }
 
+/// `ponder-cli` with its history and settings in `data`, no keyring, and a fake key in
+/// `key_env`.
+fn cli_in(data: &std::path::Path, key_env: &str) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::from(ponder_cli());
+    cmd.env("XDG_DATA_HOME", data)
+        .env("XDG_CONFIG_HOME", data)
+        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
+        .env(key_env, "test-key-not-real");
+    cmd
+}
+
 const CASES: &[Case] = &[
     Case {
         provider: "anthropic",
@@ -490,11 +501,7 @@ async fn streaming_off_in_the_settings_asks_for_the_whole_answer() {
         "reasoningOverrides": {"providers": {"anthropic": {"stream": false}}}
     });
     std::fs::write(config.join("settings.json"), settings.to_string()).unwrap();
-    let out = tokio::process::Command::from(ponder_cli())
-        .env("XDG_DATA_HOME", data.path())
-        .env("XDG_CONFIG_HOME", data.path())
-        .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
-        .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
+    let out = cli_in(data.path(), "PONDER_ANTHROPIC_API_KEY")
         .args([
             "chat",
             "--provider",
@@ -538,20 +545,16 @@ async fn attached_files_go_with_the_question_and_stay_with_it() {
     let data = tempfile::tempdir().unwrap();
     let fixtures = ponder_tests::workspace_root().join("tests/fixtures/attachments");
     let run = |args: Vec<String>| {
-        let mut cmd = tokio::process::Command::from(ponder_cli());
-        cmd.env("XDG_DATA_HOME", data.path())
-            .env("XDG_CONFIG_HOME", data.path())
-            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
-            .env("PONDER_ANTHROPIC_API_KEY", "test-key-not-real")
-            .args([
-                "chat",
-                "--provider",
-                "anthropic",
-                "--model",
-                "claude-sonnet-4-5/med",
-            ])
-            .args(["--base-url", &mock.url(), "--json"])
-            .args(args);
+        let mut cmd = cli_in(data.path(), "PONDER_ANTHROPIC_API_KEY");
+        cmd.args([
+            "chat",
+            "--provider",
+            "anthropic",
+            "--model",
+            "claude-sonnet-4-5/med",
+        ])
+        .args(["--base-url", &mock.url(), "--json"])
+        .args(args);
         async move { cmd.output().await.unwrap() }
     };
     let first = run(vec![
@@ -629,11 +632,7 @@ async fn a_file_that_cannot_be_sent_stops_the_turn_before_anything_is_asked() {
         ),
     ];
     for (model, file, says) in cases {
-        let out = tokio::process::Command::from(ponder_cli())
-            .env("XDG_DATA_HOME", data.path())
-            .env("XDG_CONFIG_HOME", data.path())
-            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent")
-            .env("PONDER_OPENAI_API_KEY", "test-key-not-real")
+        let out = cli_in(data.path(), "PONDER_OPENAI_API_KEY")
             .args([
                 "chat",
                 "--provider",
