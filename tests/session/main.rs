@@ -488,3 +488,57 @@ async fn a_signed_in_provider_gets_its_key_before_anything_is_stored() {
         .unwrap();
     assert_eq!(copilot.exchanges(), 1);
 }
+
+#[tokio::test]
+async fn an_edit_keeps_the_files_of_the_question_it_changes() {
+    let mut face = Face::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    face.store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+    let notes = ponder_tests::workspace_root().join("tests/fixtures/attachments/notes.md");
+    let stored = face
+        .store
+        .attachments()
+        .unwrap()
+        .put_file(&notes, "notes.md")
+        .unwrap();
+    let file = ponder_core::chat::Attachment {
+        sha256: stored.sha256,
+        kind: stored.kind,
+        name: "notes.md".into(),
+        bytes: stored.bytes,
+        data: None,
+    };
+    face.mock.push(Reply::fixture(ANSWER).unwrap());
+    face.mock.push(Reply::fixture(ANSWER).unwrap());
+    let files = [file];
+    let first = face
+        .prepare(Ask {
+            files: &files,
+            ..face.ask("What do my notes say?", Place::New, None)
+        })
+        .unwrap();
+    let conversation = first.turn().conversation.id.clone();
+    let (_, answer, _) = face.run(first, CancellationToken::new()).await;
+    let question = face.store.question_of(&answer).unwrap().id;
+    let edit = face
+        .prepare(face.ask(
+            "What do my notes say about ethanol?",
+            Place::Edit(question),
+            Some(&conversation),
+        ))
+        .unwrap();
+    face.run(edit, CancellationToken::new()).await;
+    let edited = &face.store.messages(&conversation).unwrap()[0];
+    assert_eq!(edited.message.text(), "What do my notes say about ethanol?");
+    assert_eq!(edited.message.attachments().count(), 1, "the file stays");
+    for request in face.mock.requests() {
+        let content = &request.json()["messages"][0]["content"];
+        assert!(
+            content[0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("The attached file notes.md:"),
+            "{content}"
+        );
+    }
+}

@@ -197,10 +197,16 @@ pub fn setup(
         (None, None) => crate::secrets::api_key(&model.provider.id).ok(),
         (Some(_), None) => Some(crate::secrets::api_key(&model.provider.id)?),
     };
+    let mut files = ask.files.to_vec();
     if let Place::Edit(replaced) = &ask.place {
         let replaced = store.message(replaced)?;
         if ask.conversation_id != Some(replaced.conversation_id.as_str()) {
             return Err(SetupError::Elsewhere);
+        }
+        // An edit changes the words; the files given with them stay unless new ones are.
+        if files.is_empty() {
+            files = replaced.message.attachments().cloned().collect();
+            refuse_unread(&model, &files)?;
         }
     }
     let conversation = match ask.conversation_id {
@@ -243,7 +249,7 @@ pub fn setup(
         api_key,
         overrides: overrides.clone(),
         text: text.to_owned(),
-        files: ask.files.to_vec(),
+        files,
         place: ask.place,
         system,
         api,
