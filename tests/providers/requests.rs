@@ -1306,20 +1306,13 @@ fn ollama_leaves_out_reasoning_a_model_does_not_take_back() {
 /// The question with its files, their data read from a store as a request reads it.
 fn with_files() -> Vec<Message> {
     use ponder_core::attachments::AttachmentStore;
-    use ponder_core::chat::Attachment;
     let dir = tempfile::tempdir().unwrap();
     let store = AttachmentStore::at(dir.path());
     let fixtures = ponder_tests::workspace_root().join("tests/fixtures/attachments");
     let mut question = user("What do these say about boiling water?");
     for name in ["whiteboard.png", "boiling-points.pdf", "notes.md"] {
         let stored = store.put_file(&fixtures.join(name), name).unwrap();
-        let mut file = Attachment {
-            sha256: stored.sha256,
-            kind: stored.kind,
-            name: name.to_owned(),
-            bytes: stored.bytes,
-            data: None,
-        };
+        let mut file = stored.attachment(name);
         file.data = store.data(&file);
         assert!(file.data.is_some(), "{name} is read back");
         question

@@ -501,13 +501,7 @@ async fn an_edit_keeps_the_files_of_the_question_it_changes() {
         .unwrap()
         .put_file(&notes, "notes.md")
         .unwrap();
-    let file = ponder_core::chat::Attachment {
-        sha256: stored.sha256,
-        kind: stored.kind,
-        name: "notes.md".into(),
-        bytes: stored.bytes,
-        data: None,
-    };
+    let file = stored.attachment("notes.md");
     face.mock.push(Reply::fixture(ANSWER).unwrap());
     face.mock.push(Reply::fixture(ANSWER).unwrap());
     let files = [file];

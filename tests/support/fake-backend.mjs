@@ -1234,7 +1234,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     pick_attachments: () => {
       const answer = attachAnswers.shift() ?? [];
       const refused = Array.isArray(answer) ? [] : answer.refused;
-      const files = (Array.isArray(answer) ? answer : []).map((f, i) => ({ sha256: (f.sha256 ?? `${f.name}${i}`).padEnd(64, '0').slice(0, 64), ...f }));
+      const files = (Array.isArray(answer) ? answer : []).map((f, i) => ({ sha256: (f.sha256 ?? `${f.name}${i}`).padEnd(64, '0').slice(0, 64), pages: null, ...f }));
       picked.push(...files);
       return { files, refused };
     },

@@ -1160,7 +1160,7 @@ describe('attachments', () => {
       const attach = [
         [
           { name: 'whiteboard.png', kind: 'png', bytes: 2249 },
-          { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961 },
+          { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961, pages: 2 },
         ],
         { refused: ['program is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files).'] },
       ];
@@ -1168,7 +1168,7 @@ describe('attachments', () => {
       await page.getByTestId('attach').click();
       const chips = page.getByTestId('composer-file');
       await chips.nth(1).waitFor();
-      assert.deepEqual((await chips.allTextContents()).map((t) => t.trim().replace(/\s+/g, ' ')), ['whiteboard.png 2.2 KB', 'boiling-points.pdf 1.9 KB']);
+      assert.deepEqual((await chips.allTextContents()).map((t) => t.trim().replace(/\s+/g, ' ')), ['whiteboard.png 2.2 KB', 'boiling-points.pdf 2 pages · 1.9 KB']);
       await screenshot(page, `ui-${theme}-composer-files`);
       await page.getByRole('button', { name: 'Remove whiteboard.png' }).click();
       assert.equal(await chips.count(), 1);
@@ -1180,7 +1180,7 @@ describe('attachments', () => {
       await send(page, 'What does the table say?');
       const question = page.getByTestId('message-user');
       await question.getByTestId('attachment').waitFor();
-      assert.equal((await question.getByTestId('attachment').textContent()).replace(/\s+/g, ' ').trim(), 'boiling-points.pdf 1.9 KB');
+      assert.equal((await question.getByTestId('attachment').textContent()).replace(/\s+/g, ' ').trim(), 'boiling-points.pdf 2 pages · 1.9 KB');
       assert.equal(await chips.count(), 0, 'the chips went with the question');
       const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message')?.args.request);
       assert.deepEqual(call.files.map((f) => f.name), ['boiling-points.pdf']);

@@ -195,13 +195,7 @@ fn attach(store: &Store, paths: &[PathBuf]) -> anyhow::Result<Vec<Attachment>> {
             let stored = files
                 .put_file(path, &name)
                 .map_err(|e| Usage(format!("--attach: {e}")))?;
-            Ok(Attachment {
-                sha256: stored.sha256,
-                kind: stored.kind,
-                name,
-                bytes: stored.bytes,
-                data: None,
-            })
+            Ok(stored.attachment(&name))
         })
         .collect()
 }

@@ -210,6 +210,9 @@ pub struct Attachment {
     /// How the user knows it: the file's name.
     pub name: String,
     pub bytes: u64,
+    /// A PDF's page count, where it could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u32>,
     /// What is sent: the file in base64, or a text file's text; read from the store just
     /// before a request is written, never stored or exported (the store has the file), and
     /// absent when the file is gone.

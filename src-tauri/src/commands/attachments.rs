@@ -22,6 +22,8 @@ pub struct AttachedFile {
     pub name: String,
     #[cfg_attr(test, ts(type = "number"))]
     pub bytes: u64,
+    /// A PDF's page count, where it could be read.
+    pub pages: Option<u32>,
 }
 
 /// What picking files gave: those stored, and a line for each that could not be.
@@ -85,6 +87,7 @@ pub async fn pick_attachments(
                 kind: stored.kind,
                 name,
                 bytes: stored.bytes,
+                pages: stored.pages,
             }),
             Err(e) => picked.refused.push(format!("{e}.")),
         }
@@ -119,11 +122,15 @@ pub fn resolve(
             let bytes = files.read(&r.sha256).map_err(|_| gone())?;
             let kind = ponder_core::attachments::check(&bytes, &r.name)
                 .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, format!("{e}.")))?;
+            let pages = (kind == Kind::Pdf)
+                .then(|| ponder_core::attachments::pdf::pages(&bytes))
+                .flatten();
             Ok(ponder_core::chat::Attachment {
                 sha256: r.sha256.clone(),
                 kind,
                 name: r.name.clone(),
                 bytes: bytes.len() as u64,
+                pages,
                 data: None,
             })
         })

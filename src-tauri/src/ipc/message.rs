@@ -61,6 +61,8 @@ pub enum PartView {
         name: String,
         #[cfg_attr(test, ts(type = "number"))]
         bytes: u64,
+        /// A PDF's page count, where it could be read.
+        pages: Option<u32>,
     },
 }
 
@@ -144,6 +146,7 @@ impl PartView {
                 kind: file.kind,
                 name: file.name.clone(),
                 bytes: file.bytes,
+                pages: file.pages,
             },
         }
     }

@@ -202,7 +202,9 @@ redacted: boolean, hidden: boolean, durationMs: number | null, tokenEstimate: nu
  * `thought_text` command gives the whole when the pane opens. A long thread then
  * opens without carrying every thought across.
  */
-partial: boolean, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, } | { "type": "attachment", sha256: string, kind: AttachmentKind, name: string, bytes: number, };
+partial: boolean, } | { "type": "toolCall", id: string, name: string, arguments: string, } | { "type": "toolResult", callId: string, name: string, content: Array<ToolContent>, isError: boolean, durationMs: number | null, } | { "type": "attachment", sha256: string, kind: AttachmentKind, name: string, bytes: number, 
+/** A PDF's page count, where it could be read. */
+pages: number | null, };
 
 export type MessageView = { id: string, role: "user" | "assistant" | "tool", status: MessageStatus, parts: Array<PartView>, provider: string | null, model: string | null, choice: Choice | null, usage: Usage, thinkingMs: number | null, stop: StopReason | null, error: IpcError | null, 
 /**
@@ -375,7 +377,9 @@ once: Choice | null,
 /** Files given with the question, stored already (`pick_attachments`). */
 files: Array<FileRef>, };
 
-export type AttachedFile = { sha256: string, kind: AttachmentKind, name: string, bytes: number, };
+export type AttachedFile = { sha256: string, kind: AttachmentKind, name: string, bytes: number, 
+/** A PDF's page count, where it could be read. */
+pages: number | null, };
 
 export type Picked = { files: Array<AttachedFile>, refused: Array<string>, };
 

@@ -26,6 +26,22 @@ pub struct Stored {
     pub sha256: String,
     pub kind: Kind,
     pub bytes: u64,
+    /// A PDF's page count, where it could be read.
+    pub pages: Option<u32>,
+}
+
+impl Stored {
+    /// The part a question refers to it by, under the name the user knows it by.
+    pub fn attachment(self, name: &str) -> crate::chat::Attachment {
+        crate::chat::Attachment {
+            sha256: self.sha256,
+            kind: self.kind,
+            name: name.to_owned(),
+            bytes: self.bytes,
+            pages: self.pages,
+            data: None,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -121,6 +137,7 @@ impl AttachmentStore {
             sha256,
             kind,
             bytes: size,
+            pages: (kind == Kind::Pdf).then(|| pdf::pages(bytes)).flatten(),
         })
     }
 

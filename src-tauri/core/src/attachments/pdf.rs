@@ -11,6 +11,14 @@ pub enum PdfError {
     Stopped,
 }
 
+/// How many pages the PDF has, or none when it cannot be read.
+pub fn pages(bytes: &[u8]) -> Option<u32> {
+    std::panic::catch_unwind(|| lopdf::Document::load_mem(bytes).ok())
+        .ok()
+        .flatten()
+        .and_then(|doc| u32::try_from(doc.get_pages().len()).ok())
+}
+
 /// The text of each page, in order.
 pub fn page_texts(bytes: &[u8]) -> Result<Vec<String>, PdfError> {
     let read = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem_by_pages(bytes));

@@ -278,6 +278,17 @@ fn a_pdf_is_read_page_by_page_and_a_broken_one_is_an_error_not_a_crash() {
     let middle = broken.len() / 3;
     broken[middle..middle * 2].fill(b'#');
     assert!(pdf::page_texts(&broken).is_err());
+    assert_eq!(pdf::pages(&whole), Some(2));
+    assert_eq!(
+        pdf::pages(b"%PDF-1.4\n%%EOF"),
+        None,
+        "no page tree, no count"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let stored = AttachmentStore::at(dir.path())
+        .put(&whole, "a.pdf")
+        .unwrap();
+    assert_eq!(stored.pages, Some(2), "a PDF's chip says its pages");
     assert!(pdf::page_texts(b"%PDF-1.4\n%%EOF").is_err());
 }
 
@@ -302,6 +313,7 @@ fn a_reference_that_is_not_a_hash_names_no_file() {
         kind: Kind::Text,
         name: "secret.txt".into(),
         bytes: 17,
+        pages: None,
         data: None,
     };
     assert_eq!(store.data(&forged), None);

@@ -270,7 +270,11 @@ fn attachment_label(file: &Attachment) -> String {
         _ => "image",
     };
     let kib = file.bytes as f64 / 1024.0;
-    format!("{} ({kind}, {kib:.1} KiB)", file.name)
+    match file.pages {
+        Some(1) => format!("{} ({kind}, 1 page, {kib:.1} KiB)", file.name),
+        Some(pages) => format!("{} ({kind}, {pages} pages, {kib:.1} KiB)", file.name),
+        None => format!("{} ({kind}, {kib:.1} KiB)", file.name),
+    }
 }
 
 fn shows(block: &ThinkingBlock) -> bool {

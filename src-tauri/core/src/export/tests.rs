@@ -1124,18 +1124,19 @@ fn an_attachment_is_named_in_transcripts_and_kept_in_json_without_its_bytes() {
         kind: Kind::Pdf,
         name: "boiling <points>.pdf".into(),
         bytes: 1961,
+        pages: Some(2),
         data: Some("JVBERi0xLjM=".into()),
     };
     messages[0].message.parts.insert(0, Part::Attachment(file));
     let md = markdown(&conv, &messages, Thoughts::Details);
     assert!(
-        md.contains("**Attached:** boiling &lt;points&gt;.pdf (PDF, 1.9 KiB)"),
+        md.contains("**Attached:** boiling &lt;points&gt;.pdf (PDF, 2 pages, 1.9 KiB)"),
         "{md}"
     );
     let page = html(&conv, &messages, Thoughts::Details);
     assert!(
         page.contains(
-            "<p class=\"attachment\">Attached: boiling &lt;points&gt;.pdf (PDF, 1.9 KiB)</p>"
+            "<p class=\"attachment\">Attached: boiling &lt;points&gt;.pdf (PDF, 2 pages, 1.9 KiB)</p>"
         ),
         "escaped, never markup"
     );
@@ -1146,7 +1147,6 @@ fn an_attachment_is_named_in_transcripts_and_kept_in_json_without_its_bytes() {
 
 #[test]
 fn exports_carry_the_files_their_messages_refer_to_and_import_checks_and_keeps_them() {
-    use crate::chat::Attachment;
     let fixtures =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
     let from = tempfile::tempdir().unwrap();
@@ -1156,13 +1156,7 @@ fn exports_carry_the_files_their_messages_refer_to_and_import_checks_and_keeps_t
         .unwrap()
         .put_file(&fixtures.join("whiteboard.png"), "board.png")
         .unwrap();
-    let file = Attachment {
-        sha256: stored.sha256.clone(),
-        kind: stored.kind,
-        name: "board.png".into(),
-        bytes: stored.bytes,
-        data: None,
-    };
+    let file = stored.clone().attachment("board.png");
     let c = store
         .create_conversation(NewConversation {
             title: "With a file".into(),

@@ -607,7 +607,6 @@ fn a_hidden_thought_is_kept_with_its_signature_and_can_be_shown_again() {
 
 #[test]
 fn a_file_stays_while_a_question_refers_to_it_and_goes_with_the_last_one() {
-    use crate::chat::Attachment;
     use std::time::Duration;
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
@@ -620,14 +619,10 @@ fn a_file_stays_while_a_question_refers_to_it_and_goes_with_the_last_one() {
     let fixtures =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
     let put = |name: &str| {
-        let stored = files.put_file(&fixtures.join(name), name).unwrap();
-        Attachment {
-            sha256: stored.sha256,
-            kind: stored.kind,
-            name: name.into(),
-            bytes: stored.bytes,
-            data: None,
-        }
+        files
+            .put_file(&fixtures.join(name), name)
+            .unwrap()
+            .attachment(name)
     };
     let (pdf, photo) = (put("boiling-points.pdf"), put("photo.jpg"));
     let shared = conversation(&store, "Both");
