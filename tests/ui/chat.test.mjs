@@ -1160,7 +1160,7 @@ describe('attachments', () => {
       const attach = [
         [
           { name: 'whiteboard.png', kind: 'png', bytes: 2249 },
-          { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961, pages: 2 },
+          { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961, pages: 2, sha256: 'b'.repeat(64) },
         ],
         { refused: ['program is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files).'] },
       ];
@@ -1184,7 +1184,7 @@ describe('attachments', () => {
       assert.equal(await chips.count(), 0, 'the chips went with the question');
       const call = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message')?.args.request);
       assert.deepEqual(call.files.map((f) => f.name), ['boiling-points.pdf']);
-      assert.equal(call.files[0].sha256.length, 64);
+      assert.equal(call.files[0].sha256, 'b'.repeat(64), 'the file goes by the hash the backend gave it');
       await page.getByTestId('message-assistant').getByTestId('answer').waitFor();
       assert.equal(await question.getByTestId('attachment').count(), 1, 'still shown once the answer is stored');
       assert.deepEqual(problems, []);

@@ -96,10 +96,11 @@ pub async fn pick_attachments(
 }
 
 /// The files a question refers to, as stored: a hash the store does not have, or whose file
-/// is not one Ponder sends, is refused (the page only names hashes it was given).
-pub fn resolve(
+/// is not one Ponder sends, is refused (the page only names hashes it was given). Reading and
+/// hashing them is kept off the runtime's threads.
+pub async fn resolve(
     state: &AppState,
-    refs: &[FileRef],
+    refs: Vec<FileRef>,
 ) -> Result<Vec<ponder_core::chat::Attachment>, IpcError> {
     if refs.is_empty() {
         return Ok(Vec::new());
@@ -107,32 +108,18 @@ pub fn resolve(
     let store = state.store()?;
     let files = store
         .attachments()
-        .ok_or_else(|| IpcError::new(IpcErrorCode::Storage, "This history keeps no files."))?;
-    refs.iter()
-        .map(|r| {
-            let gone = || {
-                IpcError::new(
-                    IpcErrorCode::InvalidInput,
-                    format!(
-                        "{} is no longer in Ponder's files; attach it again.",
-                        r.name
-                    ),
-                )
-            };
-            let bytes = files.read(&r.sha256).map_err(|_| gone())?;
-            let kind = ponder_core::attachments::check(&bytes, &r.name)
-                .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, format!("{e}.")))?;
-            let pages = (kind == Kind::Pdf)
-                .then(|| ponder_core::attachments::pdf::pages(&bytes))
-                .flatten();
-            Ok(ponder_core::chat::Attachment {
-                sha256: r.sha256.clone(),
-                kind,
-                name: r.name.clone(),
-                bytes: bytes.len() as u64,
-                pages,
-                data: None,
+        .ok_or_else(|| IpcError::new(IpcErrorCode::Storage, "This history keeps no files."))?
+        .clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        refs.iter()
+            .map(|r| {
+                files
+                    .stored(&r.sha256, &r.name)
+                    .map(|stored| stored.attachment(&r.name))
+                    .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, format!("{e}.")))
             })
-        })
-        .collect()
+            .collect()
+    })
+    .await
+    .map_err(|e| IpcError::new(IpcErrorCode::Internal, e.to_string()))?
 }

@@ -150,7 +150,7 @@ async fn start(
     }
     let settings = crate::settings::load(&app)?;
     let store = state.store()?;
-    let files = super::attachments::resolve(&state, &request.files)?;
+    let files = super::attachments::resolve(&state, request.files.clone()).await?;
     let ask = Ask {
         provider: &request.provider,
         model: &request.model,

@@ -66,6 +66,8 @@ pub enum AttachmentError {
     },
     #[error("{name} is not a whole PDF (it ends before its end-of-file mark)")]
     CutPdf { name: String },
+    #[error("{name} is no longer in Ponder's files; attach it again")]
+    Gone { name: String },
     #[error("{name} could not be read: {source}")]
     Unreadable {
         name: String,
@@ -123,22 +125,29 @@ impl AttachmentStore {
 
     /// Stores `bytes` under their hash; a file already there is kept as it is.
     pub fn put(&self, bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
-        let kind = check(bytes, name)?;
-        let size = bytes.len() as u64;
-        let sha256 = hex(&Sha256::digest(bytes));
-        let path = self.dir.join(&sha256[..2]).join(&sha256);
+        let stored = describe(bytes, name)?;
+        let path = self.dir.join(&stored.sha256[..2]).join(&stored.sha256);
         if !path.exists() {
             if let Some(shard) = path.parent() {
                 std::fs::create_dir_all(shard).map_err(AttachmentError::Store)?;
             }
             crate::atomic_file::write(&path, bytes).map_err(AttachmentError::Store)?;
         }
-        Ok(Stored {
-            sha256,
-            kind,
-            bytes: size,
-            pages: (kind == Kind::Pdf).then(|| pdf::pages(bytes)).flatten(),
-        })
+        Ok(stored)
+    }
+
+    /// A stored file as `put` described it, read again: for a question that names it by its
+    /// hash. A hash the store does not have (or whose file is no longer that hash's) is gone.
+    pub fn stored(&self, sha256: &str, name: &str) -> Result<Stored, AttachmentError> {
+        let gone = || AttachmentError::Gone {
+            name: name.to_owned(),
+        };
+        let bytes = self.read(sha256).map_err(|_| gone())?;
+        let stored = describe(&bytes, name)?;
+        if stored.sha256 != sha256 {
+            return Err(gone());
+        }
+        Ok(stored)
     }
 
     /// The bytes of a stored file.
@@ -154,7 +163,7 @@ impl AttachmentStore {
     pub fn data(&self, file: &crate::chat::Attachment) -> Option<std::sync::Arc<str>> {
         use base64::Engine;
         let bytes = self.read(&file.sha256).ok()?;
-        if hex(&Sha256::digest(&bytes)) != file.sha256 {
+        if sha256_hex(&bytes) != file.sha256 {
             return None;
         }
         Some(match file.kind {
@@ -249,12 +258,26 @@ fn check_whole(bytes: &[u8], kind: Kind, name: &str) -> Result<(), AttachmentErr
     Ok(())
 }
 
-fn hex(digest: &[u8]) -> String {
-    use std::fmt::Write;
-    digest.iter().fold(String::with_capacity(64), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
+/// What `bytes` are and how they are named in the store.
+fn describe(bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
+    let kind = check(bytes, name)?;
+    Ok(Stored {
+        sha256: sha256_hex(bytes),
+        kind,
+        bytes: bytes.len() as u64,
+        pages: (kind == Kind::Pdf).then(|| pdf::pages(bytes)).flatten(),
     })
+}
+
+/// A file's name in the store: its SHA-256, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
 }
 
 fn is_hash(name: &str) -> bool {

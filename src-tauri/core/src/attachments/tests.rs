@@ -318,3 +318,21 @@ fn a_reference_that_is_not_a_hash_names_no_file() {
     };
     assert_eq!(store.data(&forged), None);
 }
+
+#[test]
+fn a_stored_file_is_described_again_by_its_hash_and_a_changed_one_is_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path());
+    let put = store.put(&bytes("boiling-points.pdf"), "a.pdf").unwrap();
+    assert_eq!(store.stored(&put.sha256, "a.pdf").unwrap(), put);
+    let unknown = store.stored(&"c".repeat(64), "b.pdf").unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "b.pdf is no longer in Ponder's files; attach it again"
+    );
+    std::fs::write(store.path(&put.sha256).unwrap(), bytes("notes.md")).unwrap();
+    assert!(matches!(
+        store.stored(&put.sha256, "a.pdf"),
+        Err(AttachmentError::Gone { .. })
+    ));
+}

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use base64::Engine;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::ImportError;
 use crate::store::ConversationRecord;
@@ -47,9 +46,7 @@ pub(super) fn referenced(
             .as_str()
             .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
             .ok_or_else(|| ImportError::Invalid(format!("files.{} is not base64", file.sha256)))?;
-        let digest = Sha256::digest(&bytes);
-        let hash: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        if hash != file.sha256 {
+        if crate::attachments::sha256_hex(&bytes) != file.sha256 {
             return Err(ImportError::Invalid(format!(
                 "the file {} is not the one its message refers to",
                 file.name
