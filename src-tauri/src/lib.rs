@@ -3,6 +3,7 @@
 mod commands;
 mod consent;
 mod error;
+mod file_scheme;
 mod heap_trim;
 mod indexing;
 mod ipc;
@@ -31,6 +32,7 @@ pub fn run() {
         .plugin(tauri_plugin_store::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
+        .register_asynchronous_uri_scheme_protocol(file_scheme::SCHEME, file_scheme::handle)
         .setup(|app| {
             let state = state::AppState::open(app.handle())?;
             app.manage(state);
@@ -103,6 +105,7 @@ pub fn run() {
             commands::conversations::delete_branch,
             commands::conversations::restore_branch,
             commands::attachments::pick_attachments,
+            commands::attachments::attach_bytes,
             commands::chat::send_message,
             commands::chat::regenerate,
             commands::chat::rerun,

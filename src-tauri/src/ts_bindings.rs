@@ -198,6 +198,7 @@ mod commands {
         args: Vec<(String, String, bool)>,
         result: String,
         events: Option<String>,
+        raw_body: bool,
     }
 
     const SOURCES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/commands");
@@ -250,6 +251,7 @@ mod commands {
     fn command(sig: &syn::Signature) -> Command {
         let mut args = Vec::new();
         let mut events = None;
+        let mut raw_body = false;
         for input in &sig.inputs {
             let FnArg::Typed(arg) = input else { continue };
             let Pat::Ident(name) = &*arg.pat else {
@@ -259,6 +261,8 @@ mod commands {
                 // Given by Tauri, not by the webview.
                 Some("State" | "AppHandle" | "Window" | "WebviewWindow") => {}
                 Some("Channel") => events = Some(ts(generic(&arg.ty, 0))),
+                // The call's body is the bytes themselves (`invoke(name, bytes, { headers })`).
+                Some("Request") => raw_body = true,
                 _ => {
                     let optional = last_ident(&arg.ty).as_deref() == Some("Option");
                     args.push((camel(&name.ident.to_string()), ts(&arg.ty), optional));
@@ -277,6 +281,7 @@ mod commands {
             args,
             result,
             events,
+            raw_body,
         }
     }
 
@@ -349,7 +354,9 @@ mod commands {
              export interface Commands {\n",
         );
         for c in commands {
-            let args = if c.args.is_empty() {
+            let args = if c.raw_body {
+                "Uint8Array".to_owned()
+            } else if c.args.is_empty() {
                 "Record<string, never>".to_owned()
             } else {
                 let fields: Vec<String> = c

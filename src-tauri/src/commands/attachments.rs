@@ -3,7 +3,7 @@
 //! the user did not choose. Each file is stored by its content at once and the window gets
 //! what its chip shows; a question then refers to the files by their hashes.
 
-use ponder_core::attachments::Kind;
+use ponder_core::attachments::{AttachmentError, AttachmentStore, Kind, Stored};
 use serde::Serialize;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
@@ -73,26 +73,101 @@ pub async fn pick_attachments(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        // Reading and hashing a large file is kept off the runtime's threads.
-        let store_files = files.clone();
-        let stored = tauri::async_runtime::spawn_blocking({
-            let name = name.clone();
-            move || store_files.put_file(&path, &name)
+        let stored = keep(files.clone(), name, move |files, name| {
+            files.put_file(&path, name)
         })
-        .await
-        .map_err(|e| IpcError::new(IpcErrorCode::Internal, e.to_string()))?;
+        .await?;
+        picked.add(stored);
+    }
+    Ok(picked)
+}
+
+/// Stores a file the window was given by paste or drop: its bytes are the call's body and
+/// its name the `x-ponder-name` header (percent-encoded, as a name may be any text). Only
+/// the name's last part is kept: the page cannot say where a file goes.
+#[tauri::command]
+#[tracing::instrument(skip_all, err(level = "warn"))]
+pub async fn attach_bytes(
+    request: tauri::ipc::Request<'_>,
+    state: State<'_, AppState>,
+) -> Result<Picked, IpcError> {
+    let tauri::ipc::InvokeBody::Raw(bytes) = request.body() else {
+        return Err(IpcError::new(
+            IpcErrorCode::InvalidInput,
+            "A file is sent as bytes.",
+        ));
+    };
+    let name = given_name(
+        request
+            .headers()
+            .get("x-ponder-name")
+            .and_then(|v| v.to_str().ok()),
+    );
+    let files = state
+        .store()?
+        .attachments()
+        .ok_or_else(|| IpcError::new(IpcErrorCode::Storage, "This history keeps no files."))?
+        .clone();
+    // The body belongs to the call; the copy is what the blocking thread reads and hashes.
+    let bytes = bytes.clone();
+    let stored = keep(files, name, move |files, name| files.put(&bytes, name)).await?;
+    let mut picked = Picked {
+        files: Vec::new(),
+        refused: Vec::new(),
+    };
+    picked.add(stored);
+    Ok(picked)
+}
+
+/// The name a pasted or dropped file is known by: the last part of what the page said,
+/// without control characters, at most 200 characters; "Pasted file" when nothing is left.
+fn given_name(header: Option<&str>) -> String {
+    let decoded = header
+        .map(|h| {
+            percent_encoding::percent_decode_str(h)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .unwrap_or_default();
+    let last = decoded.rsplit(['/', '\\']).next().unwrap_or_default();
+    let clean: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
+    let clean = clean.trim();
+    if clean.is_empty() || clean == "." || clean == ".." {
+        "Pasted file".to_owned()
+    } else {
+        clean.to_owned()
+    }
+}
+
+impl Picked {
+    fn add(&mut self, stored: Result<AttachedFile, String>) {
         match stored {
-            Ok(stored) => picked.files.push(AttachedFile {
+            Ok(file) => self.files.push(file),
+            Err(line) => self.refused.push(line),
+        }
+    }
+}
+
+/// Stores one file off the runtime's threads (reading and hashing a large one takes a
+/// while): the chip it becomes, or the line that says why it could not be.
+async fn keep(
+    files: AttachmentStore,
+    name: String,
+    put: impl FnOnce(&AttachmentStore, &str) -> Result<Stored, AttachmentError> + Send + 'static,
+) -> Result<Result<AttachedFile, String>, IpcError> {
+    tauri::async_runtime::spawn_blocking(move || {
+        put(&files, &name)
+            .map(|stored| AttachedFile {
                 sha256: stored.sha256,
                 kind: stored.kind,
                 name,
                 bytes: stored.bytes,
                 pages: stored.pages,
-            }),
-            Err(e) => picked.refused.push(format!("{e}.")),
-        }
-    }
-    Ok(picked)
+            })
+            .map_err(|e| format!("{e}."))
+    })
+    .await
+    .map_err(|e| IpcError::new(IpcErrorCode::Internal, e.to_string()))
 }
 
 /// The files a question refers to, as stored: a hash the store does not have, or whose file
@@ -122,4 +197,25 @@ pub async fn resolve(
     })
     .await
     .map_err(|e| IpcError::new(IpcErrorCode::Internal, e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::given_name;
+
+    #[test]
+    fn a_given_name_keeps_only_its_last_part_and_readable_characters() {
+        assert_eq!(
+            given_name(Some("Pasted%20image%201.png")),
+            "Pasted image 1.png"
+        );
+        assert_eq!(given_name(Some("..%2F..%2F.ssh%2Fid_rsa")), "id_rsa");
+        assert_eq!(given_name(Some("C%3A%5Cdocs%5Cplan.pdf")), "plan.pdf");
+        assert_eq!(given_name(Some("a%0Ab%1B.txt")), "ab.txt");
+        assert_eq!(given_name(Some("..")), "Pasted file");
+        assert_eq!(given_name(Some("%2F")), "Pasted file");
+        assert_eq!(given_name(None), "Pasted file");
+        assert_eq!(given_name(Some(&"x".repeat(500))).len(), 200);
+        assert_eq!(given_name(Some("%E6%97%A5%E6%9C%AC.txt")), "日本.txt");
+    }
 }

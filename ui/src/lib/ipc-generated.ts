@@ -415,6 +415,7 @@ export interface Commands {
   resolve_startup_problem: { args: { file: ProblemFile; remedy: Remedy }; result: Array<StartupProblem> };
   quit: { args: Record<string, never>; result: null };
   pick_attachments: { args: Record<string, never>; result: Picked };
+  attach_bytes: { args: Uint8Array; result: Picked };
   send_message: { args: { request: SendRequest }; result: Sent; events: StreamEvent };
   regenerate: { args: { messageId: string }; result: Sent; events: StreamEvent };
   rerun: { args: { request: RerunRequest }; result: Sent; events: StreamEvent };

@@ -98,6 +98,20 @@ pub fn dimensions(bytes: &[u8], kind: Kind) -> Result<Dimensions, ImageError> {
     Ok(Dimensions { width, height })
 }
 
+/// A small picture of the image for the thread, long edge at most `long_edge`, or `None` when
+/// the image is that small already. Sampling is quick rather than fine: it is seen at a
+/// glance, and a thread of many images makes many.
+pub fn thumbnail(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smaller>, ImageError> {
+    let size = dimensions(bytes, kind)?;
+    if size.long_edge() <= long_edge {
+        return Ok(None);
+    }
+    let image = reader(bytes, kind)?
+        .decode()
+        .map_err(|e| refused(e, bytes, kind))?;
+    encode(image.thumbnail(long_edge, long_edge), kind).map(Some)
+}
+
 /// A copy whose long edge is at most `long_edge`, or `None` when the image already fits.
 /// Photos stay JPEG; everything else becomes PNG (lossless, and every provider takes it).
 pub fn smaller(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smaller>, ImageError> {
@@ -108,7 +122,15 @@ pub fn smaller(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smalle
     let image = reader(bytes, kind)?
         .decode()
         .map_err(|e| refused(e, bytes, kind))?;
-    let resized = image.resize(long_edge, long_edge, FilterType::Lanczos3);
+    encode(
+        image.resize(long_edge, long_edge, FilterType::Lanczos3),
+        kind,
+    )
+    .map(Some)
+}
+
+/// Photos stay JPEG; everything else becomes PNG.
+fn encode(resized: image::DynamicImage, kind: Kind) -> Result<Smaller, ImageError> {
     let mut out = Vec::new();
     let kind = if kind == Kind::Jpeg {
         resized
@@ -122,12 +144,12 @@ pub fn smaller(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smalle
             .map_err(|e| ImageError::Damaged(e.to_string()))?;
         Kind::Png
     };
-    Ok(Some(Smaller {
+    Ok(Smaller {
         bytes: out,
         kind,
         dimensions: Dimensions {
             width: resized.width(),
             height: resized.height(),
         },
-    }))
+    })
 }

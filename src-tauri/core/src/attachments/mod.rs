@@ -8,6 +8,7 @@
 pub mod image;
 pub mod kind;
 pub mod pdf;
+pub mod shown;
 
 use std::collections::HashSet;
 use std::io::Read;

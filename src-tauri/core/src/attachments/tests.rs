@@ -336,3 +336,80 @@ fn a_stored_file_is_described_again_by_its_hash_and_a_changed_one_is_gone() {
         Err(AttachmentError::Gone { .. })
     ));
 }
+
+/// A real PNG of `width` × `height`, drawn here.
+fn png_of(width: u32, height: u32) -> Vec<u8> {
+    let img = ::image::RgbaImage::from_fn(width, height, |x, y| {
+        ::image::Rgba([(x % 256) as u8, (y % 256) as u8, 128, 255])
+    });
+    let mut out = Vec::new();
+    ::image::DynamicImage::ImageRgba8(img)
+        .write_to(
+            &mut std::io::Cursor::new(&mut out),
+            ::image::ImageFormat::Png,
+        )
+        .unwrap();
+    out
+}
+
+#[test]
+fn a_large_image_is_shown_in_the_thread_by_a_thumbnail_made_once() {
+    use shown::{Size, THUMB_EDGE};
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path().join("attachments"));
+    let big = store.put(&png_of(1600, 900), "wide.png").unwrap();
+    let thumb = store.shown(&big.sha256, Size::Thumb).unwrap().unwrap();
+    assert_eq!(thumb.kind, Kind::Png);
+    let size = image::dimensions(&thumb.bytes, thumb.kind).unwrap();
+    assert_eq!((size.width, size.height), (THUMB_EDGE, 180));
+    let kept = dir.path().join("attachments/thumbs").join(&big.sha256);
+    let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    assert_eq!(
+        store.shown(&big.sha256, Size::Thumb).unwrap().unwrap(),
+        thumb
+    );
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().modified().unwrap(),
+        made,
+        "the second look reads the thumbnail made by the first"
+    );
+    let full = store.shown(&big.sha256, Size::Full).unwrap().unwrap();
+    assert_eq!(sha256_hex(&full.bytes), big.sha256);
+
+    // A small image is its own thumbnail; a photo's stays a JPEG.
+    let small = store.put(&bytes("whiteboard.png"), "w.png").unwrap();
+    assert_eq!(
+        store
+            .shown(&small.sha256, Size::Thumb)
+            .unwrap()
+            .unwrap()
+            .bytes,
+        bytes("whiteboard.png")
+    );
+    assert!(
+        !dir.path()
+            .join("attachments/thumbs")
+            .join(&small.sha256)
+            .exists()
+    );
+
+    // A PDF, text, a hash not stored and a name that is not a hash are never shown.
+    let pdf = store.put(&bytes("boiling-points.pdf"), "b.pdf").unwrap();
+    let svg = store.put(&bytes("diagram.svg"), "d.svg").unwrap();
+    for sha in [
+        pdf.sha256.as_str(),
+        svg.sha256.as_str(),
+        &"0".repeat(64),
+        "../../etc/passwd",
+    ] {
+        assert_eq!(store.shown(sha, Size::Full).unwrap(), None, "{sha}");
+        assert_eq!(store.shown(sha, Size::Thumb).unwrap(), None, "{sha}");
+    }
+
+    // The thumbnail goes with its image.
+    let referenced: HashSet<String> = [small.sha256.clone()].into();
+    store
+        .remove_unreferenced(&referenced, std::time::Duration::ZERO)
+        .unwrap();
+    assert!(!kept.exists());
+}
