@@ -93,6 +93,21 @@ ensure_mcp_python() {
   echo "$want" >"$marker"
 }
 
+# The providers' official Python SDKs that tests/sdk/check_bodies.py checks the golden request
+# bodies with, in their own virtual environment at the versions tests/sdk/requirements.txt pins.
+ensure_sdk_python() {
+  local dir="$ROOT/tests/sdk" marker want
+  marker="$dir/.venv/.ponder-installed"
+  want="$(sha256sum <"$dir/requirements.txt" | cut -d' ' -f1)"
+  [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && return 0
+  ensure_apt python3 python3-venv
+  say "Installing the providers' Python SDKs for the tests"
+  rm -rf "$dir/.venv"
+  python3 -m venv "$dir/.venv"
+  "$dir/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$dir/requirements.txt"
+  echo "$want" >"$marker"
+}
+
 ensure_tauri_driver() {
   command -v tauri-driver >/dev/null && return 0
   say "Installing tauri-driver"
