@@ -30,6 +30,8 @@ pub enum IpcErrorCode {
     Server,
     /// The user said no in a native dialog; nothing was changed.
     Declined,
+    /// The model reads no PDFs: the window offers to send the PDF's text instead.
+    PdfUnread,
 }
 
 /// An error for the window. Displayed (and so logged) as its code alone: the message can carry
@@ -144,8 +146,11 @@ impl From<SetupError> for IpcError {
                 "That message belongs to another conversation.",
             ),
             // It begins with the model's id, which keeps its own spelling.
-            err @ SetupError::CannotRead { .. } => {
+            err @ (SetupError::CannotRead { .. } | SetupError::OverLimit(_)) => {
                 Self::new(IpcErrorCode::InvalidInput, format!("{err}."))
+            }
+            err @ SetupError::PdfUnread { .. } => {
+                Self::new(IpcErrorCode::PdfUnread, format!("{err}."))
             }
             SetupError::Model(err) => err.into(),
             SetupError::Key(err) => err.into(),

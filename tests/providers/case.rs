@@ -120,7 +120,7 @@ impl Case {
             ..TurnContext::default()
         };
         let plan = translate(choice, &model, &Overrides::default(), &ctx).unwrap();
-        let request = to_wire(WireInput {
+        let mut request = to_wire(WireInput {
             model: &model,
             plan: &plan,
             settings: &settings,
@@ -128,6 +128,12 @@ impl Case {
             history: &history,
             tools: &tools,
         });
+        // The body as it is sent: each file's mark replaced by its base64, as `prepare` does.
+        let written = ponder_core::providers::inline::write(
+            &serde_json::to_vec(&request.body).unwrap(),
+            &history,
+        );
+        request.body = serde_json::from_slice(&written).unwrap();
         let sent = Sent {
             model,
             history,

@@ -676,8 +676,8 @@ fn kimi_k25_tool_turn_default() {
 // ---------------------------------------------------------------------------------------
 // Gemini 3 thought signatures (§3.4).
 
-const GEMINI_SIG_TEXT: &str = "Eo0HCooHAb4+9vutXdtKMt+r7Z3gLh52ZQ3RKYDzp4A6PHh0dLuvI1KwnLxDS/qm8wn4Gm9NNNQ1nBS/rrCAvr4GUTqanTkyxQb0ctdgoMiQJ/BwIXliPqJ5C+YtnXZfktX+roGCDmCE4qimrCzgW4TytiSC4glx6CPNVCUT2S/vrK3WT1Dn8DpykEIddvSH5PRxAOXQ==";
-const GEMINI_SIG_CALL: &str = "EpwECpkEAdHtim86ETW8V4+qxyxWDha4/3VXdFm652EpxpxjJe1O3/95mcVWWPd8xbhSpqu6CXQDQE6jrBXvT9jP3mB2iROjcBKfvpoaYTg5jW0q1Bx6xzDDynyx0wOJmXU/msrzloqD871tuysrO8zrgkv7e2lfa34UzUBpWtos4Y2qQhDJ+X2rrcns8YAYmXYIcZgh==";
+const GEMINI_SIG_TEXT: &str = "Eo0HCooHAb4+9vutXdtKMt+r7Z3gLh52ZQ3RKYDzp4A6PHh0dLuvI1KwnLxDS/qm8wn4Gm9NNNQ1nBS/rrCAvr4GUTqanTkyxQb0ctdgoMiQJ/BwIXliPqJ5C+YtnXZfktX+roGCDmCE4qimrCzgW4TytiSC4glx6CPNVCUT2S/vrK3WT1Dn8DpykEIddvSH5PRxAOXQ";
+const GEMINI_SIG_CALL: &str = "EpwECpkEAdHtim86ETW8V4+qxyxWDha4/3VXdFm652EpxpxjJe1O3/95mcVWWPd8xbhSpqu6CXQDQE6jrBXvT9jP3mB2iROjcBKfvpoaYTg5jW0q1Bx6xzDDynyx0wOJmXU/msrzloqD871tuysrO8zrgkv7e2lfa34UzUBpWtos4Y2qQhDJ+X2rrcns8YAYmXYIcZgh";
 const GEMINI_THOUGHT_1: &str = "**Counting the letters**\n\nI'm going through strawberry letter by letter and marking every r I find.";
 const GEMINI_THOUGHT_2: &str = "**Planning the lookup**\n\nI need the current weather in Paris, so I'll call get_weather with the city.";
 const GEMINI_ANSWER: &str =

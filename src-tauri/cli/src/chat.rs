@@ -85,6 +85,10 @@ pub struct ChatArgs {
     /// text file. Repeatable.
     #[arg(long = "attach", value_name = "FILE")]
     pub(crate) attach: Vec<PathBuf>,
+    /// Send an attached PDF as its text to a model that reads no PDFs (its tables, pictures
+    /// and layout may be lost)
+    #[arg(long)]
+    pub(crate) pdf_as_text: bool,
     /// The message to send.
     pub(crate) message: String,
 }
@@ -136,6 +140,7 @@ pub(crate) fn turn(
         model: &target.model.id,
         text: &args.message,
         files: &files,
+        pdf_as_text: args.pdf_as_text,
         conversation_id: args.conversation.as_deref(),
         // A level given here is for this turn; the conversation keeps its own.
         once: target.choice,
@@ -315,6 +320,9 @@ fn apply_override(scope: &mut ProviderOverrides, flag: &str) -> Result<Option<Ch
 fn setup_failed(err: SetupError) -> anyhow::Error {
     match err {
         SetupError::Store(err) if !matches!(err, StoreError::NotFound { .. }) => err.into(),
+        err @ SetupError::PdfUnread { .. } => {
+            Usage(format!("{err}: give --pdf-as-text to send its text")).into()
+        }
         err => Usage(err.to_string()).into(),
     }
 }

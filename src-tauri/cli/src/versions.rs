@@ -81,6 +81,7 @@ pub fn rerun(args: RerunArgs, store: &Store, settings_file: &Path) -> anyhow::Re
         tools: Vec::new(),
         yes: false,
         attach: Vec::new(),
+        pdf_as_text: false,
         message: String::new(),
     };
     crate::chat::turn(chat, Place::Once(question.id), store, settings_file)

@@ -213,11 +213,22 @@ pub struct Attachment {
     /// A PDF's page count, where it could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages: Option<u32>,
-    /// What is sent: the file in base64, or a text file's text; read from the store just
-    /// before a request is written, never stored or exported (the store has the file), and
-    /// absent when the file is gone.
+    /// What is sent: read from the store just before a request is written, never stored or
+    /// exported (the store has the file), and absent when the file is gone.
     #[serde(skip)]
-    pub data: Option<std::sync::Arc<str>>,
+    pub data: Option<Payload>,
+}
+
+/// What a request sends of an attached file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// Read as text: a text file, or a PDF's text for a model that reads no PDFs.
+    Text(std::sync::Arc<str>),
+    /// The bytes to send (the stored file, or a smaller copy of an image); they become
+    /// base64 only as the request body is written, once.
+    Bytes(std::sync::Arc<[u8]>),
+    /// Not read: a preview of the request shows this instead of the file.
+    Described(String),
 }
 
 /// The provider-native assistant turn, kept verbatim for providers that need it back

@@ -121,6 +121,7 @@ fn resend(state: &AppState, question_id: &str, text: String) -> Result<SendReque
         choice: conversation.settings.choice,
         once: None,
         files: Vec::new(),
+        pdf_as_text: false,
     })
 }
 
@@ -156,6 +157,7 @@ async fn start(
         model: &request.model,
         text: &request.text,
         files: &files,
+        pdf_as_text: request.pdf_as_text,
         conversation_id: request.conversation_id.as_deref(),
         choice: Some(request.choice),
         once: request.once,

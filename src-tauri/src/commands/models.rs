@@ -306,6 +306,10 @@ pub fn translate_preview(
         Some(id) => state.store()?.history(id)?,
         None => Vec::new(),
     };
+    // Each file is named in the preview where its base64 would go, never read for it.
+    if let Some(files) = state.store()?.attachments() {
+        files.describe_for(&mut history, &model);
+    }
     history.push(Message::user(NEXT_MESSAGE));
     let overrides = app_settings.reasoning_overrides.clone();
     // Copilot's API is named by the token exchange; the preview shows the usual one.

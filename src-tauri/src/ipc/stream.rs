@@ -118,6 +118,9 @@ pub struct SendRequest {
     /// Files given with the question, stored already (`pick_attachments`).
     #[serde(default)]
     pub files: Vec<FileRef>,
+    /// The user agreed that a PDF goes as its text to a model that reads no PDFs.
+    #[serde(default)]
+    pub pdf_as_text: bool,
 }
 
 /// A file given with a question: which stored file, and the name it goes by.

@@ -174,7 +174,7 @@ toolTimeoutSecs: number,
 /** The user's own prices, over the listed ones. */
 prices: Array<PriceOverride>, };
 
-export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server" | "declined";
+export type IpcErrorCode = "invalidInput" | "storage" | "internal" | "notFound" | "missingKey" | "keyringUnavailable" | "auth" | "rateLimited" | "quota" | "overloaded" | "contextTooLong" | "badRequest" | "network" | "decode" | "server" | "declined" | "pdfUnread";
 
 export type IpcError = { code: IpcErrorCode, message: string, 
 /** How long the provider asked to wait, for rate limits. */
@@ -375,7 +375,9 @@ choice: Choice,
 /** A choice for this message only (the one-message override); not saved. */
 once: Choice | null, 
 /** Files given with the question, stored already (`pick_attachments`). */
-files: Array<FileRef>, };
+files: Array<FileRef>, 
+/** The user agreed that a PDF goes as its text to a model that reads no PDFs. */
+pdfAsText: boolean, };
 
 export type AttachedFile = { sha256: string, kind: AttachmentKind, name: string, bytes: number, 
 /** A PDF's page count, where it could be read. */

@@ -7,7 +7,9 @@
 
 pub mod image;
 pub mod kind;
+pub mod limits;
 pub mod pdf;
+pub mod sending;
 pub mod shown;
 
 use std::collections::HashSet;
@@ -159,23 +161,21 @@ impl AttachmentStore {
         std::fs::read(path)
     }
 
-    /// What a request sends of a file: its bytes in base64, or a text file's text; `None`
-    /// when the file is gone (or is no longer what the message says it is).
-    pub fn data(&self, file: &crate::chat::Attachment) -> Option<std::sync::Arc<str>> {
-        use base64::Engine;
+    /// What a request sends of a file: its bytes, or a text file's text; `None` when the file
+    /// is gone (or is no longer what the message says it is).
+    pub fn data(&self, file: &crate::chat::Attachment) -> Option<crate::chat::Payload> {
+        use crate::chat::Payload;
         let bytes = self.read(&file.sha256).ok()?;
         if sha256_hex(&bytes) != file.sha256 {
             return None;
         }
         Some(match file.kind {
-            Kind::Text => String::from_utf8_lossy(&bytes).into(),
-            _ => base64::engine::general_purpose::STANDARD
-                .encode(&bytes)
-                .into(),
+            Kind::Text => Payload::Text(String::from_utf8_lossy(&bytes).into()),
+            _ => Payload::Bytes(bytes.into()),
         })
     }
 
-    /// Fills in what each attachment of `messages` sends, for a request.
+    /// Fills in what each attachment of `messages` sends, as stored.
     pub fn load(&self, messages: &mut [crate::chat::Message]) {
         for part in messages.iter_mut().flat_map(|m| m.parts.iter_mut()) {
             if let crate::chat::Part::Attachment(file) = part {

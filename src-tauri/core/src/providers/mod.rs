@@ -8,6 +8,7 @@ pub mod copilot;
 pub mod error;
 pub mod gemini;
 pub mod http;
+pub mod inline;
 pub mod models;
 pub mod ndjson;
 pub mod ollama;

@@ -111,21 +111,22 @@ pub fn note(notices: &mut Vec<String>, notice: String) {
     }
 }
 
-/// A user's attachment as the protocols write it: its bytes in base64 (or a text file's text),
-/// or the notice that it could not be sent.
+/// A user's attachment as the protocols write it: a mark where its base64 goes (see
+/// `inline`), or its text.
 pub enum Attached<'a> {
-    /// An image or a PDF: its media type and base64 data.
-    Binary { file: &'a Attachment, data: &'a str },
-    /// A text file, as text the model reads before the question.
+    /// An image or a PDF: the mark its base64 replaces as the body is written.
+    Binary { file: &'a Attachment, data: String },
+    /// Read as text (a text file, or a PDF's text), before the question.
     Text(String),
 }
 
 /// The attachments of a user's message as they go out, in order; each one whose file is gone
 /// from the store is left out with a notice.
 pub fn attached<'a>(message: &'a Message, notices: &mut Vec<String>) -> Vec<Attached<'a>> {
+    use crate::chat::Payload;
     message
         .attachments()
-        .filter_map(|file| match file.data.as_deref() {
+        .filter_map(|file| match &file.data {
             None => {
                 note(
                     notices,
@@ -136,11 +137,18 @@ pub fn attached<'a>(message: &'a Message, notices: &mut Vec<String>) -> Vec<Atta
                 );
                 None
             }
-            Some(text) if file.kind == Kind::Text => Some(Attached::Text(format!(
+            Some(Payload::Text(text)) if file.kind == Kind::Pdf => Some(Attached::Text(format!(
+                "The attached PDF {}, as its text:\n\n{text}",
+                file.name
+            ))),
+            Some(Payload::Text(text)) => Some(Attached::Text(format!(
                 "The attached file {}:\n\n{text}",
                 file.name
             ))),
-            Some(data) => Some(Attached::Binary { file, data }),
+            Some(Payload::Bytes(_) | Payload::Described(_)) => Some(Attached::Binary {
+                file,
+                data: super::inline::mark(&file.sha256),
+            }),
         })
         .collect()
 }

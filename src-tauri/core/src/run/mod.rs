@@ -150,7 +150,10 @@ pub fn prepare(request: &TurnRequest<'_>) -> Result<Prepared, TranslateError> {
     let http = HttpRequest {
         url: endpoint_url(model, &plan, request.base_url),
         headers,
-        body: serde_json::to_vec(&wire.body).unwrap_or_default(),
+        body: crate::providers::inline::write(
+            &serde_json::to_vec(&wire.body).unwrap_or_default(),
+            request.history,
+        ),
     };
     Ok(Prepared {
         plan,

@@ -57,6 +57,8 @@ pub struct Ask<'a> {
     pub text: &'a str,
     /// Files given with a new question or an edit, already in the attachment store.
     pub files: &'a [crate::chat::Attachment],
+    /// The user agreed that a PDF goes as its text to a model that reads no PDFs.
+    pub pdf_as_text: bool,
     /// The conversation to continue; none starts a new one.
     pub conversation_id: Option<&'a str>,
     /// The conversation's level from now on (kept with it).
@@ -144,6 +146,12 @@ pub enum SetupError {
         what: &'static str,
         file: String,
     },
+    #[error(
+        "{model} does not read PDFs, so {file} cannot be sent to it as a PDF; its text can be sent instead (its tables, pictures and layout may be lost), or choose a model that reads PDFs"
+    )]
+    PdfUnread { model: String, file: String },
+    #[error("{0}; nothing was sent or stored")]
+    OverLimit(#[from] crate::attachments::limits::OverLimit),
     #[error("that message belongs to another conversation")]
     Elsewhere,
     #[error(transparent)]
@@ -180,7 +188,7 @@ pub fn setup(
         return Err(SetupError::Empty);
     }
     let model = catalog.resolve(Some(ask.provider), ask.model)?;
-    refuse_unread(&model, ask.files)?;
+    refuse_unread(&model, ask.files, ask.pdf_as_text)?;
     let api_key = match (&model.provider.api_key_env, model.provider.sign_in) {
         // Signed in to, not given a key: the token signed in at this address is kept where
         // a key would be (never another address's).
@@ -206,7 +214,7 @@ pub fn setup(
         // An edit changes the words; the files given with them stay unless new ones are.
         if files.is_empty() {
             files = replaced.message.attachments().cloned().collect();
-            refuse_unread(&model, &files)?;
+            refuse_unread(&model, &files, ask.pdf_as_text)?;
         }
     }
     let conversation = match ask.conversation_id {
@@ -257,19 +265,53 @@ pub fn setup(
     })
 }
 
-/// A file the model is known not to read is refused before anything is stored; where nothing
-/// says (a local model), it is sent and the provider has the last word.
-fn refuse_unread(model: &ModelInfo, files: &[crate::chat::Attachment]) -> Result<(), SetupError> {
-    match files.iter().find(|f| model.reads(f.kind) == Some(false)) {
-        Some(file) => Err(SetupError::CannotRead {
-            model: model.id.clone(),
-            what: if file.kind == crate::attachments::Kind::Pdf {
-                "PDFs"
-            } else {
-                "images"
-            },
-            file: file.name.clone(),
-        }),
-        None => Ok(()),
+/// A file the model is known not to read is refused before anything is stored (a PDF only
+/// when the user has not agreed to send its text), and so are files over a limit the
+/// provider documents; where nothing says (a local model), it is sent and the provider has
+/// the last word.
+fn refuse_unread(
+    model: &ModelInfo,
+    files: &[crate::chat::Attachment],
+    pdf_as_text: bool,
+) -> Result<(), SetupError> {
+    use crate::attachments::{Kind, limits};
+    let limits = limits::of(&model.provider.id);
+    let pdf_unread = model.reads(Kind::Pdf) == Some(false) || limits.takes_pdfs == Some(false);
+    for file in files {
+        match (file.kind, model.reads(file.kind)) {
+            (Kind::Pdf, _) if pdf_unread && !pdf_as_text => {
+                return Err(SetupError::PdfUnread {
+                    model: model.id.clone(),
+                    file: file.name.clone(),
+                });
+            }
+            (kind, Some(false)) if kind.is_image() => {
+                return Err(SetupError::CannotRead {
+                    model: model.id.clone(),
+                    what: "images",
+                    file: file.name.clone(),
+                });
+            }
+            _ => {}
+        }
     }
+    // An image over the provider's long edge is sent smaller, so only its count is known
+    // here; a PDF sent as a PDF counts whole.
+    let sent: Vec<limits::Sent<'_>> = files
+        .iter()
+        .filter(|f| !(f.kind == Kind::Pdf && pdf_unread))
+        .map(|f| limits::Sent {
+            name: &f.name,
+            kind: f.kind,
+            bytes: if f.kind.is_image() && limits.image_long_edge.is_some() {
+                0
+            } else {
+                f.bytes
+            },
+            pages: f.pages,
+            long_edge: None,
+        })
+        .collect();
+    limits.check(&model.provider.name, &sent, 0)?;
+    Ok(())
 }

@@ -27,21 +27,30 @@ pub(super) async fn record_step(
     let store = runner.store;
     // The path down to this step's row, whichever version the conversation shows meanwhile.
     let mut history = store.history_before(message_id)?;
-    if let Some(files) = store.attachments() {
-        files.load(&mut history);
-    }
+    let mut notices = match store.attachments() {
+        Some(files) => files.load_for(&mut history, request.model),
+        None => Vec::new(),
+    };
     let (sent, left_out, context_tokens) = fit_history(&history, &request);
     request.history = sent;
     request.context_tokens = context_tokens;
     let step = Step::new(store, message_id, &request, options);
     if left_out > 0 {
-        let notice = format!(
+        notices.push(format!(
             "The oldest {left_out} messages were left out of this request to fit the model's context window (they stay in the history)"
-        );
+        ));
+    }
+    for notice in notices {
         step.notes.locked().push(notice.clone());
         on_event(RecordedEvent::Run(RunEvent::Notice(notice)));
     }
-    let outcome = step.stream(runner, request, cancel, on_event).await;
+    // Nothing is sent that the provider documents it refuses: the user is told which limit.
+    let words = context_tokens.saturating_mul(4);
+    let outcome =
+        match crate::attachments::sending::check_request(request.history, request.model, words) {
+            Ok(()) => step.stream(runner, request, cancel, on_event).await,
+            Err(over) => step.refused(&over.to_string()),
+        };
     write_outcome(store, message_id, outcome, options.keep_thoughts).await
 }
 
@@ -194,6 +203,19 @@ impl<'a> Step<'a> {
                 flush.last = Instant::now();
             }
         }
+    }
+
+    /// A request Ponder will not send, and why, as the step's error.
+    fn refused(&self, why: &str) -> Outcome {
+        let error = ProviderError::new(
+            &self.provider,
+            ErrorKind::BadRequest,
+            format!("Nothing was sent: {why}. Remove a file, or start a new conversation for it."),
+        );
+        let elapsed = self.elapsed_ms();
+        let mut draft = self.draft.locked();
+        draft.apply(ChatEvent::Error(error), elapsed, &mut Vec::new());
+        Outcome::Failed(draft.take_finished(elapsed, None).0)
     }
 
     fn failed(&self, why: &str) -> Outcome {

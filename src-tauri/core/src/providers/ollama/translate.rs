@@ -241,7 +241,7 @@ fn user_message(message: &crate::chat::Message, notices: &mut Vec<String>) -> su
     let mut images = Vec::new();
     for file in attached(message, notices) {
         match file {
-            Attached::Binary { file, data } if file.kind.is_image() => images.push(data.to_owned()),
+            Attached::Binary { file, data } if file.kind.is_image() => images.push(data),
             Attached::Binary { file, .. } => note(
                 notices,
                 format!("Ollama's chat takes no PDFs, so {} was not sent", file.name),

@@ -546,10 +546,10 @@ fn user_message(
         .into_iter()
         .map(|file| match file {
             Attached::Binary { file, data } if file.kind.is_image() => serde_json::json!({
-                "type": "image_url", "image_url": { "url": data_url(file, data) },
+                "type": "image_url", "image_url": { "url": data_url(file, &data) },
             }),
             Attached::Binary { file, data } => serde_json::json!({
-                "type": "file", "file": { "filename": file.name, "file_data": data_url(file, data) },
+                "type": "file", "file": { "filename": file.name, "file_data": data_url(file, &data) },
             }),
             Attached::Text(text) => serde_json::json!({ "type": "text", "text": text }),
         })

@@ -343,10 +343,10 @@ fn user_item(message: &crate::chat::Message, notices: &mut Vec<String>) -> super
         .into_iter()
         .map(|file| match file {
             Attached::Binary { file, data } if file.kind.is_image() => serde_json::json!({
-                "type": "input_image", "image_url": data_url(file, data),
+                "type": "input_image", "image_url": data_url(file, &data),
             }),
             Attached::Binary { file, data } => serde_json::json!({
-                "type": "input_file", "filename": file.name, "file_data": data_url(file, data),
+                "type": "input_file", "filename": file.name, "file_data": data_url(file, &data),
             }),
             Attached::Text(text) => serde_json::json!({ "type": "input_text", "text": text }),
         })
