@@ -660,3 +660,62 @@ async fn a_file_that_cannot_be_sent_stops_the_turn_before_anything_is_asked() {
     assert!(mock.requests().is_empty(), "nothing was asked");
     mock.shutdown().await;
 }
+
+/// A model that reads no PDFs is not sent one: the turn stops before anything is asked and
+/// says how to send the PDF's text instead; with `--pdf-as-text` its text goes, and the user
+/// is told what may be lost.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pdf_goes_as_its_text_to_a_model_that_reads_none_only_when_asked() {
+    let mock = MockProvider::start().await.unwrap();
+    mock.push(
+        Reply::fixture("openai/pydantic-responses-o3-mini-reasoning-summary-stream.sse").unwrap(),
+    );
+    let data = tempfile::tempdir().unwrap();
+    let pdf = ponder_tests::workspace_root().join("tests/fixtures/attachments/boiling-points.pdf");
+    let run = |extra: &[&str]| {
+        let mut cmd = cli_in(data.path(), "PONDER_OPENAI_API_KEY");
+        cmd.args(["chat", "--provider", "openai", "--model", "o3-mini"])
+            .args(["--base-url", &mock.url(), "--json", "--attach"])
+            .arg(&pdf)
+            .args(extra)
+            .arg("What boils first?");
+        async move { cmd.output().await.unwrap() }
+    };
+    let refused = run(&[]).await;
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("o3-mini does not read PDFs") && stderr.contains("--pdf-as-text"),
+        "{stderr}"
+    );
+    assert!(mock.requests().is_empty(), "nothing was asked");
+
+    let sent = run(&["--pdf-as-text"]).await;
+    assert!(
+        sent.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sent.stderr)
+    );
+    let body = mock.requests()[0].json();
+    let content = &body["input"][0]["content"];
+    assert!(
+        content
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["type"] == "input_text"),
+        "no file part: {content}"
+    );
+    let text = content[0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("The attached PDF boiling-points.pdf, as its text:"),
+        "{text}"
+    );
+    assert!(text.contains("Water"), "{text}");
+    let said = String::from_utf8_lossy(&sent.stderr);
+    assert!(
+        said.contains("was sent as its text"),
+        "the user is told: {said}"
+    );
+    mock.shutdown().await;
+}

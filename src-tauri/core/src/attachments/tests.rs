@@ -413,3 +413,112 @@ fn a_large_image_is_shown_in_the_thread_by_a_thumbnail_made_once() {
         .unwrap();
     assert!(!kept.exists());
 }
+
+#[test]
+fn a_large_image_goes_smaller_where_the_provider_takes_less_and_a_pdf_goes_as_text_where_it_is_not_read()
+ {
+    use crate::catalog::Catalog;
+    use crate::chat::{Message, Part, Payload};
+    let dir = tempfile::tempdir().unwrap();
+    let store = AttachmentStore::at(dir.path().join("attachments"));
+    let big = store.put(&png_of(2400, 1200), "wide.png").unwrap();
+    let pdf = store
+        .put(&bytes("boiling-points.pdf"), "boiling-points.pdf")
+        .unwrap();
+    let question = || {
+        let mut m = Message::user("what do these say?");
+        m.parts
+            .push(Part::Attachment(big.clone().attachment("wide.png")));
+        m.parts.push(Part::Attachment(
+            pdf.clone().attachment("boiling-points.pdf"),
+        ));
+        vec![m]
+    };
+    let image_of = |messages: &[Message]| {
+        messages[0]
+            .attachments()
+            .find(|f| f.kind.is_image())
+            .and_then(|f| match &f.data {
+                Some(Payload::Bytes(b)) => Some(image::dimensions(b, f.kind).unwrap()),
+                _ => None,
+            })
+    };
+    let catalog = Catalog::builtin();
+
+    // Anthropic scales past 1568 px itself: the copy sent is that size, made once, kept.
+    let claude = catalog
+        .resolve(Some("anthropic"), "claude-sonnet-4-5")
+        .unwrap();
+    let mut sent = question();
+    assert!(store.load_for(&mut sent, &claude).is_empty());
+    assert_eq!(
+        image_of(&sent).map(|d| (d.width, d.height)),
+        Some((1568, 784))
+    );
+    assert!(
+        dir.path()
+            .join("attachments/sent-1568")
+            .join(&big.sha256)
+            .exists()
+    );
+    assert_eq!(
+        sha256_hex(&store.read(&big.sha256).unwrap()),
+        big.sha256,
+        "the original is kept as it was"
+    );
+    assert!(matches!(
+        sent[0]
+            .attachments()
+            .find(|f| f.kind == Kind::Pdf)
+            .unwrap()
+            .data,
+        Some(Payload::Bytes(_))
+    ));
+
+    // Ollama has no place for a PDF: its text goes, and the user is told.
+    let ollama = catalog.resolve(Some("ollama"), "qwen3:8b").unwrap();
+    let mut sent = question();
+    let notes = store.load_for(&mut sent, &ollama);
+    assert_eq!(
+        image_of(&sent).map(|d| d.long_edge()),
+        Some(2400),
+        "no documented edge"
+    );
+    let pdf_sent = sent[0].attachments().find(|f| f.kind == Kind::Pdf).unwrap();
+    let Some(Payload::Text(text)) = &pdf_sent.data else {
+        panic!("{:?}", pdf_sent.data)
+    };
+    assert!(text.contains("Water"), "{text}");
+    assert!(
+        notes[0].contains("boiling-points.pdf was sent as its text"),
+        "{notes:?}"
+    );
+
+    // A model that sees no images is sent none, and reads the PDF's text.
+    let mini = catalog.resolve(Some("openai"), "o3-mini").unwrap();
+    let mut sent = question();
+    let notes = store.load_for(&mut sent, &mini);
+    assert_eq!(image_of(&sent), None);
+    assert_eq!(sent[0].attachments().count(), 1);
+    assert_eq!(notes.len(), 2, "{notes:?}");
+
+    // A preview names each file and reads none.
+    let mut shown = question();
+    store.describe_for(&mut shown, &claude);
+    let about: Vec<_> = shown[0]
+        .attachments()
+        .map(|f| match &f.data {
+            Some(Payload::Described(about)) => about.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(about[0].starts_with("image/png, "), "{about:?}");
+    assert!(
+        about[0].ends_with("sent at most 1568 px a side"),
+        "{about:?}"
+    );
+    assert!(
+        about[1].starts_with("application/pdf, 1.9 KiB"),
+        "{about:?}"
+    );
+}

@@ -375,14 +375,20 @@ impl ModelInfo {
     }
 
     /// Whether the model reads an attachment of this kind: text always (it goes as text);
-    /// images and PDFs as the model list says, and `None` where nothing says (a local server's
+    /// images and PDFs as the model list says (no PDFs without images), and `None` where nothing says (a local server's
     /// model, an id the list does not have, a fact the list leaves out).
     pub fn reads(&self, kind: crate::attachments::Kind) -> Option<bool> {
         use crate::attachments::Kind;
         let inputs = || self.listed.as_ref().map(|l| &l.inputs);
         match kind {
             Kind::Text => Some(true),
-            Kind::Pdf => inputs()?.pdfs,
+            // The providers read a PDF's pages as pictures: OpenAI takes PDFs only with
+            // models that take images, Anthropic's PDF support is its vision. A model that
+            // sees no images reads no PDFs, whatever the list leaves out.
+            Kind::Pdf => {
+                let inputs = inputs()?;
+                inputs.pdfs.or(inputs.images.filter(|sees| !sees))
+            }
             Kind::Png | Kind::Jpeg | Kind::Gif | Kind::Webp => inputs()?.images,
         }
     }
