@@ -213,6 +213,9 @@ pub struct Attachment {
     /// A PDF's page count, where it could be read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages: Option<u32>,
+    /// An image's size in pixels, for the estimate of what it costs in tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pixels: Option<(u32, u32)>,
     /// What is sent: read from the store just before a request is written, never stored or
     /// exported (the store has the file), and absent when the file is gone.
     #[serde(skip)]

@@ -11,6 +11,7 @@ pub mod limits;
 pub mod pdf;
 pub mod sending;
 pub mod shown;
+pub mod tokens;
 
 use std::collections::HashSet;
 use std::io::Read;
@@ -31,6 +32,8 @@ pub struct Stored {
     pub bytes: u64,
     /// A PDF's page count, where it could be read.
     pub pages: Option<u32>,
+    /// An image's width and height.
+    pub pixels: Option<(u32, u32)>,
 }
 
 impl Stored {
@@ -42,6 +45,7 @@ impl Stored {
             name: name.to_owned(),
             bytes: self.bytes,
             pages: self.pages,
+            pixels: self.pixels,
             data: None,
         }
     }
@@ -267,6 +271,9 @@ fn describe(bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
         kind,
         bytes: bytes.len() as u64,
         pages: (kind == Kind::Pdf).then(|| pdf::pages(bytes)).flatten(),
+        pixels: image::dimensions(bytes, kind)
+            .ok()
+            .map(|d| (d.width, d.height)),
     })
 }
 

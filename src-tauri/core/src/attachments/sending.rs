@@ -111,6 +111,9 @@ impl AttachmentStore {
                 {
                     file.kind = kind;
                     file.bytes = smaller.len() as u64;
+                    file.pixels = image::dimensions(&smaller, kind)
+                        .ok()
+                        .map(|d| (d.width, d.height));
                     file.data = Some(Payload::Bytes(smaller));
                 }
                 true

@@ -314,6 +314,7 @@ fn a_reference_that_is_not_a_hash_names_no_file() {
         name: "secret.txt".into(),
         bytes: 17,
         pages: None,
+        pixels: None,
         data: None,
     };
     assert_eq!(store.data(&forged), None);
@@ -474,6 +475,17 @@ fn a_large_image_goes_smaller_where_the_provider_takes_less_and_a_pdf_goes_as_te
             .data,
         Some(Payload::Bytes(_))
     ));
+    // The context counts the files: the image at Anthropic's most (about 1,600 tokens), and
+    // the PDF's two pages.
+    let settings = crate::reasoning::ReasoningSettings::default();
+    let words = crate::providers::context::effective_tokens(
+        &[Message::user("what do these say?")],
+        &settings,
+        &claude,
+    )
+    .tokens;
+    let all = crate::providers::context::effective_tokens(&sent, &settings, &claude).tokens;
+    assert_eq!(all - words, 1_600 + 2 * 2_250);
 
     // Ollama has no place for a PDF: its text goes, and the user is told.
     let ollama = catalog.resolve(Some("ollama"), "qwen3:8b").unwrap();

@@ -1125,6 +1125,7 @@ fn an_attachment_is_named_in_transcripts_and_kept_in_json_without_its_bytes() {
         name: "boiling <points>.pdf".into(),
         bytes: 1961,
         pages: Some(2),
+        pixels: None,
         data: Some(crate::chat::Payload::Bytes(b"%PDF-1.3".to_vec().into())),
     };
     messages[0].message.parts.insert(0, Part::Attachment(file));

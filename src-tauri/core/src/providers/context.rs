@@ -148,7 +148,9 @@ pub fn effective_tokens(
 ) -> TokenCount {
     let counter = Counter::for_model(model);
     TokenCount {
-        tokens: per_message_tokens(history, settings, &counter).iter().sum(),
+        tokens: per_message_tokens(history, settings, &counter, model)
+            .iter()
+            .sum(),
         exact: counter.exact(),
     }
 }
@@ -157,6 +159,7 @@ fn per_message_tokens(
     history: &[Message],
     settings: &ReasoningSettings,
     counter: &Counter,
+    model: &ModelInfo,
 ) -> Vec<u64> {
     let kept = kept_by_settings(history, settings);
     history
@@ -164,6 +167,10 @@ fn per_message_tokens(
         .zip(kept)
         .map(|(message, keep_thoughts)| {
             let mut tokens = counter.count(&message.text()) + 4;
+            tokens += message
+                .attachments()
+                .map(|file| crate::attachments::tokens::estimate(file, model))
+                .sum::<u64>();
             if keep_thoughts {
                 tokens += message
                     .thinking()
@@ -186,7 +193,7 @@ pub fn fit_to_window<'a>(
     output_room: u32,
 ) -> (&'a [Message], usize) {
     let window = u64::from(model.context_window).saturating_sub(u64::from(output_room));
-    let costs = per_message_tokens(history, settings, &Counter::for_model(model));
+    let costs = per_message_tokens(history, settings, &Counter::for_model(model), model);
     let mut total: u64 = costs.iter().sum();
     let mut start = 0;
     while start + 1 < history.len() && total > window {

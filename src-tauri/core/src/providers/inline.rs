@@ -93,6 +93,7 @@ mod tests {
             name: "a.png".into(),
             bytes: 3,
             pages: None,
+            pixels: None,
             data: Some(data),
         }));
         vec![m]
