@@ -29,7 +29,8 @@
 //   failSend = {code, message}       the next send_message rejects before any run starts
 //   hold = true                      runs pause after some thoughts until release()
 //   release()                        lets held runs go on
-//   calls                            every command and its arguments (also window.__calls)
+//   calls                            every command and its arguments (also window.__calls);
+//                                    attach_bytes's also with its headers
 //   keysSeen                         how many keys were stored (their values are never kept)
 //   settings()                       the settings as the backend holds them
 
@@ -1238,6 +1239,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
       picked.push(...files);
       return { files, refused };
     },
+    // Called through mockIPC alone (no headers), the file has no name, as in the backend.
+    attach_bytes: (body) => attachBytes(body),
     import_file: () => {
       conversation('Imported from ChatGPT', now(), [userMessage('An imported question', now())]);
       return { conversations: 1, messages: 1 };
@@ -1246,12 +1249,77 @@ export function installFakeBackend(win, mockIPC, options = {}) {
 
   let problems = [...(options.problems ?? [])];
 
+  // A pasted or dropped file: its bytes are the call's body, its name the x-ponder-name
+  // header (which mockIPC does not pass on: see the wrapper at the end). Stored as the backend
+  // stores one: by what its first bytes say it is, under its real SHA-256.
+  /**
+   * @param {Uint8Array} body
+   * @param {Record<string, string>} [headers]
+   * @returns {Promise<import('../../ui/src/lib/ipc-generated').Picked>}
+   */
+  async function attachBytes(body, headers = {}) {
+    const name = decodeURIComponent(headers['x-ponder-name'] ?? '').split(/[/\\]/).pop().trim() || 'Pasted file';
+    const data = body instanceof Uint8Array ? body : new Uint8Array(body ?? []);
+    const refuse = (why) => ({ files: [], refused: [`${name} ${why}.`] });
+    if (data.length === 0) return refuse('is empty');
+    if (data.length > 100 * 1048576) return refuse(`is ${(data.length / 1048576).toFixed(1)} MiB; Ponder takes files of at most 100 MiB`);
+    const kind = sniffKind(data);
+    if (!kind) return refuse('is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files)');
+    const latin = kind === 'pdf' ? new TextDecoder('latin1').decode(data) : '';
+    if (kind === 'pdf' && !latin.slice(-1024).includes('%%EOF')) return refuse('is not a whole PDF (it ends before its end-of-file mark)');
+    const pageCount = (latin.match(/\/Type\s*\/Page(?![a-z])/g) ?? []).length;
+    const digest = new Uint8Array(await (win.crypto?.subtle ?? globalThis.crypto.subtle).digest('SHA-256', data));
+    const sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+    /** @type {import('../../ui/src/lib/ipc-generated').AttachedFile} */
+    const file = { sha256, kind, name, bytes: data.length, pages: kind === 'pdf' && pageCount > 0 ? pageCount : null };
+    picked.push(file);
+    return { files: [file], refused: [] };
+  }
+
+  /** What a file is, from its first bytes, as the backend tells it (null: not one it sends). */
+  function sniffKind(data) {
+    const starts = (...bytes) => bytes.every((b, i) => data[i] === b);
+    const ascii = (from, to) => String.fromCharCode(...data.subarray(from, to));
+    if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+    if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+    if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'gif';
+    if (data.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+    if (ascii(0, Math.min(1024, data.length)).includes('%PDF-')) return 'pdf';
+    // Text: no NUL and valid UTF-8 in the first 64 KiB (a character cut by the probe's end is allowed).
+    const probe = data.subarray(0, 65536);
+    if (probe.includes(0)) return null;
+    for (let cut = 0; cut <= (probe.length === 65536 ? 3 : 0); cut += 1) {
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(probe.subarray(0, probe.length - cut));
+        return 'text';
+      } catch {
+        // not text, or a character cut at the end: try one byte less
+      }
+    }
+    return null;
+  }
+
   mockIPC((cmd, args) => {
     fake.calls.push({ cmd, args: cmd === 'set_api_key' ? { provider: args.provider, key: '(redacted)' } : args });
     const handler = handlers[cmd];
     if (!handler) fail('internal', `unexpected command ${cmd}`);
     return handler(args ?? {});
   });
+  // mockIPC passes an invoke's arguments but not its options, and attach_bytes takes its file's
+  // name from a header: its calls are answered here, before mockIPC's invoke sees them.
+  const internals = win.__TAURI_INTERNALS__;
+  const mockedInvoke = internals.invoke;
+  internals.invoke = async (cmd, args, invokeOptions) => {
+    if (cmd !== 'attach_bytes') return mockedInvoke(cmd, args, invokeOptions);
+    /** @type {Record<string, string>} */
+    const headers = {};
+    new Headers(invokeOptions?.headers ?? {}).forEach((value, key) => (headers[key] = value));
+    fake.calls.push({ cmd, args, headers });
+    return attachBytes(args, headers);
+  };
+  // Images are drawn from the ponder-file scheme; as on Windows, its URLs are http ones here
+  // (http://ponder-file.localhost/thumb%2F<sha256>), which the tests can answer.
+  internals.convertFileSrc = (path, protocol = 'asset') => `http://${protocol}.localhost/${encodeURIComponent(path)}`;
   return fake;
 }
 

@@ -1,7 +1,7 @@
-import { clearMocks, mockIPC } from '@tauri-apps/api/mocks';
+import { clearMocks, mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { AppError, ipc } from './ipc';
+import { AppError, fileUrl, ipc } from './ipc';
 
 afterEach(() => clearMocks());
 
@@ -36,6 +36,39 @@ describe('ipc', () => {
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('storage');
     expect((err as AppError).message).toContain('disk full');
+  });
+});
+
+describe('files given as bytes', () => {
+  it('sends the bytes as the body and the name, percent-encoded, in a header', async () => {
+    mockIPC(() => null);
+    const seen: unknown[] = [];
+    const internals = (window as unknown as { __TAURI_INTERNALS__: { invoke: (...a: unknown[]) => Promise<unknown> } }).__TAURI_INTERNALS__;
+    internals.invoke = (cmd, args, options) => {
+      seen.push({ cmd, args, options });
+      return Promise.resolve({ files: [], refused: ['Notes 1/2.txt is empty.'] });
+    };
+    const bytes = new Uint8Array([104, 105]);
+    await expect(ipc.attachBytes('Notes 1/2 – été.txt', bytes)).resolves.toEqual({ files: [], refused: ['Notes 1/2.txt is empty.'] });
+    expect(seen).toEqual([{ cmd: 'attach_bytes', args: bytes, options: { headers: { 'x-ponder-name': 'Notes%201%2F2%20%E2%80%93%20%C3%A9t%C3%A9.txt' } } }]);
+  });
+
+  it('turns a rejection into an AppError', async () => {
+    mockIPC(() => {
+      throw { code: 'storage', message: 'This history keeps no files.' };
+    });
+    const err = await ipc.attachBytes('a.png', new Uint8Array([1])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('storage');
+  });
+
+  it('draws a stored image through the ponder-file scheme, as a thumbnail or whole', () => {
+    mockConvertFileSrc('windows');
+    const sha = 'ab'.repeat(32);
+    expect(fileUrl(sha, 'thumb')).toBe(`http://ponder-file.localhost/thumb%2F${sha}`);
+    expect(fileUrl(sha, 'full')).toBe(`http://ponder-file.localhost/full%2F${sha}`);
+    mockConvertFileSrc('linux');
+    expect(fileUrl(sha, 'thumb')).toBe(`ponder-file://localhost/thumb%2F${sha}`);
   });
 });
 

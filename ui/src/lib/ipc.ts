@@ -1,6 +1,6 @@
 // The only module that talks to the Rust side. Everything else imports these wrappers,
 // so a rejected call always arrives as an AppError with a code the UI can branch on.
-import { Channel, invoke } from '@tauri-apps/api/core';
+import { Channel, convertFileSrc, invoke, type InvokeArgs, type InvokeOptions } from '@tauri-apps/api/core';
 
 import { perFrame } from './frames';
 import { measureDelivery, measurePaint, paintFloor } from './perf';
@@ -54,9 +54,9 @@ type Command = keyof Commands;
 type RunCommand = { [K in Command]: Commands[K] extends { events: StreamEvent } ? K : never }[Command];
 
 /** Invokes a command; a rejection arrives as an AppError. */
-async function send<T>(command: Command, args?: Record<string, unknown>): Promise<T> {
+async function send<T>(command: Command, args?: InvokeArgs, options?: InvokeOptions): Promise<T> {
   try {
-    return await invoke<T>(command, args);
+    return await invoke<T>(command, args, options);
   } catch (raw) {
     throw AppError.from(raw);
   }
@@ -69,6 +69,33 @@ async function send<T>(command: Command, args?: Record<string, unknown>): Promis
  */
 function call<K extends Command>(command: K, ...rest: Commands[K]['args'] extends Record<string, never> ? [] : [Commands[K]['args']]): Promise<Commands[K]['result']> {
   return send(command, rest[0]);
+}
+
+/**
+ * Stores a file the page holds as bytes (pasted or dropped): the bytes go as the request's
+ * body and the name, which may be any text, percent-encoded in a header. Resolves to the file
+ * stored, or to the line saying why it was refused.
+ */
+function attachBytes(name: string, bytes: Uint8Array): Promise<Commands['attach_bytes']['result']> {
+  const args: Commands['attach_bytes']['args'] = bytes;
+  return send('attach_bytes', args, { headers: { 'x-ponder-name': encodeURIComponent(name) } });
+}
+
+/** The two sizes a stored image is served in: a thumbnail (its long edge at most 320 px) or
+ * the file as it was given. */
+export type FileVariant = 'thumb' | 'full';
+
+/**
+ * The address a stored image is shown from: the backend serves it by its hash through the
+ * `ponder-file` scheme (images only; PDFs and text are not served). Null where the page is
+ * not in the app (nothing serves it).
+ */
+export function fileUrl(sha256: string, variant: FileVariant): string | null {
+  try {
+    return convertFileSrc(`${variant}/${sha256}`, 'ponder-file');
+  } catch {
+    return null;
+  }
 }
 
 /** Receives the events of one run; `close()` stops delivering them (after a terminal event). */
@@ -195,6 +222,8 @@ export const ipc = {
 
   /** Opens the system's file dialog (the page never names a path) and stores the files chosen. */
   pickAttachments: () => call('pick_attachments'),
+  /** Stores one pasted or dropped file, given as its bytes. */
+  attachBytes,
   sendMessage: (request: SendRequest, onEvent: (event: StreamEvent) => void) =>
     startRun('send_message', { request }, onEvent),
   regenerate: (messageId: string, onEvent: (event: StreamEvent) => void) =>
