@@ -1,14 +1,15 @@
 // Opens the built UI in Chromium with the Tauri IPC mocked by the in-memory fake backend,
 // and gathers anything that went wrong on the page (errors, failed or off-loopback requests).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
 import { fakeBackendScript } from './fake-backend.mjs';
-import { artifactsDir, uiDist } from './paths.mjs';
+import { artifactsDir, testsDir, uiDist } from './paths.mjs';
 import { serveStatic } from './static-server.mjs';
 import { tauriMocksScript } from './tauri-mocks.mjs';
 
@@ -20,6 +21,42 @@ export const ABOUT = {
   dataDir: '/home/ada/.local/share/dev.ponder.desktop',
   databasePath: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
 };
+
+const ATTACHMENTS = join(testsDir, 'fixtures', 'attachments');
+const IMAGE_TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+/** A file of tests/fixtures/attachments: its bytes and their SHA-256, as Ponder stores it by. */
+export function attachmentFixture(name) {
+  const bytes = readFileSync(join(ATTACHMENTS, name));
+  return { name, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** The fixture images by hash: what the fake `ponder-file` scheme serves. */
+const STORED_IMAGES = new Map(
+  readdirSync(ATTACHMENTS)
+    .filter((name) => name.split('.').pop() in IMAGE_TYPES)
+    .map((name) => {
+      const fixture = attachmentFixture(name);
+      return [fixture.sha256, { ...fixture, type: IMAGE_TYPES[name.split('.').pop()] }];
+    }),
+);
+
+/**
+ * Answers the page's `ponder-file` URLs (http://ponder-file.localhost/<variant>%2F<sha256>,
+ * as the fake backend makes them) from the fixture images, as the backend answers them from
+ * its store: an image it holds (the fixtures are small, so the thumbnail is the image), else
+ * 404. Each path asked for is added to `asked`.
+ */
+async function serveStoredImages(page, asked) {
+  await page.route('http://ponder-file.localhost/**', (route) => {
+    const path = decodeURIComponent(new URL(route.request().url()).pathname.slice(1));
+    asked.push(path);
+    const [variant, sha256] = path.split('/');
+    const image = STORED_IMAGES.get(sha256);
+    if (!image || !['thumb', 'full'].includes(variant)) return route.fulfill({ status: 404, body: '' });
+    return route.fulfill({ status: 200, contentType: image.type, body: image.bytes, headers: { 'cache-control': 'max-age=31536000, immutable' } });
+  });
+}
 
 /** Starts the static server and a Chromium profile; returns { open(options), close() }. */
 export async function startBrowser() {
@@ -44,7 +81,8 @@ export async function startBrowser() {
 
   /**
    * A new page on the UI. `backend` goes to installFakeBackend; `theme` is the saved theme,
-   * `colorScheme` the system's. Resolves once the status line shows the version.
+   * `colorScheme` the system's. Resolves once the status line shows the version, to the page,
+   * the problems seen on it, and the stored images it asked for.
    */
   async function open({ backend = {}, theme = 'light', colorScheme = 'light' } = {}) {
     const page = await context.newPage();
@@ -58,15 +96,19 @@ export async function startBrowser() {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
     });
     page.on('request', (req) => {
-      if (!req.url().startsWith(server.url) && !req.url().startsWith('data:')) problems.push(`request off loopback: ${req.url()}`);
+      const url = req.url();
+      if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('http://ponder-file.localhost/')) problems.push(`request off loopback: ${url}`);
     });
+    /** The ponder-file paths the page asked for (`thumb/<sha256>`, `full/<sha256>`). */
+    const imagesAsked = [];
+    await serveStoredImages(page, imagesAsked);
     await page.addInitScript({ content: tauriMocksScript() });
     // The app runs with Tauri's freezePrototype; so do the tests.
     await page.addInitScript({ content: 'Object.freeze(Object.prototype);' });
     await page.addInitScript({ content: fakeBackendScript({ theme, ...backend }) });
     await page.goto(server.url);
     await page.getByTestId('status-version').waitFor();
-    return { page, problems };
+    return { page, problems, imagesAsked };
   }
 
   return {

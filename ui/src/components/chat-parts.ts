@@ -5,6 +5,7 @@
 export { default as ChatHeader } from './ChatHeader.svelte';
 export { default as CompareView } from './CompareView.svelte';
 export { default as Composer } from './Composer.svelte';
+export { default as ImageViewer } from './ImageViewer.svelte';
 export { default as ImportedPrompt } from './ImportedPrompt.svelte';
 export { default as ReasoningPanel } from './ReasoningPanel.svelte';
 export { default as Thread } from './Thread.svelte';

@@ -6,6 +6,7 @@
 // back; this class only ties them together for one conversation.
 import { tick, untrack } from 'svelte';
 
+import { droppedName, pastedName, storeFile, withFiles } from './attaching';
 import type { CatalogState } from './catalog.svelte';
 import { messageFromText, parseCommand } from './commands';
 import type { ConversationsState } from './conversations.svelte';
@@ -278,12 +279,37 @@ export class ChatSession {
   async attach(): Promise<void> {
     try {
       const picked = await ipc.pickAttachments();
-      const known = new Set(this.files.map((f) => f.sha256));
-      this.files = [...this.files, ...picked.files.filter((f) => !known.has(f.sha256))];
+      this.files = withFiles(this.files, picked.files);
       if (picked.refused.length > 0) this.notes.add(picked.refused, 'warning');
     } catch (raw) {
       this.notes.addError(AppError.from(raw));
     }
+  }
+
+  /** Whether files can be dropped here now: when a question could be sent (a model is chosen). */
+  get canTakeFiles(): boolean {
+    return this.disabledReason === null;
+  }
+
+  /**
+   * Stores files pasted (`how` = 'paste') or dropped, one after another in their order: each
+   * joins the next question as soon as it is stored (once, however often it is given); those
+   * refused are said why together, in one note.
+   */
+  async attachFiles(files: readonly File[], how: 'paste' | 'drop'): Promise<void> {
+    const at = new Date();
+    const refused: string[] = [];
+    for (const file of files) {
+      const name = (how === 'paste' ? pastedName : droppedName)(file.name, file.type, at);
+      try {
+        const picked = await storeFile(file, name, (n, bytes) => ipc.attachBytes(n, bytes));
+        this.files = withFiles(this.files, picked.files);
+        refused.push(...picked.refused);
+      } catch (raw) {
+        this.notes.addError(AppError.from(raw));
+      }
+    }
+    if (refused.length > 0) this.notes.add(refused, 'warning');
   }
 
   removeFile(sha256: string): void {

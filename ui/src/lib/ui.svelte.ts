@@ -2,6 +2,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 
 import type { AppError } from './ipc';
+import type { AttachedFile } from './ipc-generated';
 import type { ModelView, ThoughtVisibility } from './types';
 
 /** Where the picker starts; with `rerun`, it picks the model and level to answer that message again with. */
@@ -15,6 +16,17 @@ export interface ConfirmRequest {
   run: () => void | Promise<void>;
 }
 
+/** An image the viewer shows: a stored file, by its hash. */
+export type ViewedImage = Pick<AttachedFile, 'sha256' | 'name' | 'bytes'>;
+
+/** The viewer's images (those of one message, or the composer's), the one shown, and the
+ * thumbnail it was opened from, which has the focus back when it closes. */
+export interface ImageViewing {
+  images: readonly ViewedImage[];
+  index: number;
+  opener: HTMLElement | null;
+}
+
 export class Ui {
   picker = $state<PickerStart | null>(null);
   settingsOpen = $state(false);
@@ -24,6 +36,8 @@ export class Ui {
   /** The answer whose versions the compare view shows. */
   compare = $state<string | null>(null);
   confirm = $state<ConfirmRequest | null>(null);
+  /** The image viewer, when open. */
+  viewer = $state.raw<ImageViewing | null>(null);
   /** Bumped to ask a component to take focus. */
   focusSearch = $state(0);
   focusComposer = $state(0);
@@ -54,6 +68,28 @@ export class Ui {
     this.settingsOpen = false;
     this.settingsProvider = null;
     this.focusComposer += 1;
+  }
+
+  openViewer(images: readonly ViewedImage[], index: number, opener: HTMLElement | null): void {
+    if (images.length === 0) return;
+    this.viewer = { images, index: Math.min(Math.max(0, index), images.length - 1), opener };
+  }
+
+  /** Shows the image `by` places on (or back), going round at either end. */
+  stepViewer(by: number): void {
+    const v = this.viewer;
+    if (!v || v.images.length < 2) return;
+    const n = v.images.length;
+    this.viewer = { ...v, index: (((v.index + by) % n) + n) % n };
+  }
+
+  /** Closes the viewer; the thumbnail it was opened from has the focus again (or the
+   * composer, where that thumbnail is gone). */
+  closeViewer(): void {
+    const opener = this.viewer?.opener ?? null;
+    this.viewer = null;
+    if (opener?.isConnected) opener.focus();
+    else this.focusComposer += 1;
   }
 
   say(text: string, ms = 4000): void {
