@@ -604,7 +604,46 @@ async fn attached_files_go_with_the_question_and_stay_with_it() {
         .map(|shard| std::fs::read_dir(shard.unwrap().path()).unwrap().count())
         .sum();
     assert_eq!(stored, 2, "two files, each once");
+
+    // A transcript written to a file takes its files along, in a folder beside it.
+    let out = data.path().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let export = cli_in(data.path(), "PONDER_ANTHROPIC_API_KEY")
+        .args([
+            "export",
+            &conversation_of(&first),
+            "--format",
+            "md",
+            "--output",
+        ])
+        .arg(out.join("Boiling.md"))
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let md = std::fs::read_to_string(out.join("Boiling.md")).unwrap();
+    assert!(
+        md.contains("![whiteboard.png (image, 2.2 KiB)](<Boiling files/whiteboard.png>)"),
+        "{md}"
+    );
+    assert!(md.contains("](<Boiling files/boiling-points.pdf>)"), "{md}");
+    for name in ["whiteboard.png", "boiling-points.pdf"] {
+        assert_eq!(
+            std::fs::read(out.join("Boiling files").join(name)).unwrap(),
+            std::fs::read(fixtures.join(name)).unwrap(),
+            "{name}"
+        );
+    }
     mock.shutdown().await;
+}
+
+fn conversation_of(out: &std::process::Output) -> String {
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    answer["conversation"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -203,6 +203,7 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
     } else {
         let id = args
             .id
+            .clone()
             .ok_or_else(|| Usage("name the conversation to export, or pass --all".into()))?;
         let thoughts = match args.thoughts {
             ThoughtsArg::Details => Thoughts::Details,
@@ -222,8 +223,8 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
                 &store.all_messages(&id)?,
                 store.attachments(),
             ),
-            Format::Md => export::transcript(store, &id, export::Transcript::Markdown, options)?,
-            Format::Html => export::transcript(store, &id, export::Transcript::Html, options)?,
+            Format::Md => transcript(store, &id, export::Transcript::Markdown, options, &args)?,
+            Format::Html => transcript(store, &id, export::Transcript::Html, options, &args)?,
         }
     };
     match args.output {
@@ -232,6 +233,33 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())
+}
+
+/// A transcript; written to a file, its attached files go in a folder beside it
+/// (`<name> files/`), which it links to.
+fn transcript(
+    store: &Store,
+    id: &str,
+    kind: ponder_core::export::Transcript,
+    options: ponder_core::export::TranscriptOptions,
+    args: &ExportArgs,
+) -> anyhow::Result<String> {
+    use ponder_core::export;
+    let Some(path) = &args.output else {
+        return Ok(export::transcript(store, id, kind, options)?);
+    };
+    let folder = export::files::folder_for(path);
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (text, links) = export::transcript_with_files(store, id, kind, options, Some(&name))?;
+    if let Some(files) = store.attachments() {
+        links
+            .write_beside(files, &folder)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", folder.display()))?;
+    }
+    Ok(text)
 }
 
 pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {

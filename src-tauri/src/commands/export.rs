@@ -54,25 +54,10 @@ pub async fn export_conversation(
         tools,
         every_version: every_version.unwrap_or(false),
     };
-    // JSON keeps everything, every version included; a transcript shows the path the
-    // conversation shows, or every version, and can leave the tool calls out.
-    let (content, extension) = match format {
-        Format::Md => (
-            export::transcript(&store, &id, export::Transcript::Markdown, options)?,
-            "md",
-        ),
-        Format::Html => (
-            export::transcript(&store, &id, export::Transcript::Html, options)?,
-            "html",
-        ),
-        Format::Json => (
-            export::json_with_files(
-                &conversation,
-                &store.all_messages(&id)?,
-                store.attachments(),
-            ),
-            "json",
-        ),
+    let extension = match format {
+        Format::Md => "md",
+        Format::Html => "html",
+        Format::Json => "json",
     };
     let name = format!("{}.{extension}", file_stem(&conversation.title));
     let Some(path) = app
@@ -90,13 +75,42 @@ pub async fn export_conversation(
             format!("cannot save there: {e}"),
         )
     })?;
-    // Whole or not at all: writing over an earlier export never leaves it cut.
-    ponder_core::atomic_file::write(&path, content.as_bytes()).map_err(|e| {
+    let cannot_write = |what: &std::path::Path, e: std::io::Error| {
         IpcError::new(
             IpcErrorCode::Storage,
-            format!("cannot write {}: {e}", path.display()),
+            format!("cannot write {}: {e}", what.display()),
         )
-    })?;
+    };
+    // JSON keeps everything, every version and every file included; a transcript shows the
+    // path the conversation shows, or every version, and can leave the tool calls out, with
+    // its files in a folder beside it.
+    let transcript = |kind| {
+        let folder = export::files::folder_for(&path);
+        let folder_name = folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (text, links) =
+            export::transcript_with_files(&store, &id, kind, options, Some(&folder_name))?;
+        if let Some(files) = store.attachments() {
+            links
+                .write_beside(files, &folder)
+                .map_err(|e| cannot_write(&folder, e))?;
+        }
+        Ok::<_, IpcError>(text)
+    };
+    let content = match format {
+        Format::Md => transcript(export::Transcript::Markdown)?,
+        Format::Html => transcript(export::Transcript::Html)?,
+        Format::Json => export::json_with_files(
+            &conversation,
+            &store.all_messages(&id)?,
+            store.attachments(),
+        ),
+    };
+    // Whole or not at all: writing over an earlier export never leaves it cut.
+    ponder_core::atomic_file::write(&path, content.as_bytes())
+        .map_err(|e| cannot_write(&path, e))?;
     Ok(Exported {
         path: Some(path.display().to_string()),
     })

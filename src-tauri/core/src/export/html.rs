@@ -5,11 +5,12 @@
 
 use std::fmt::Write;
 
+use super::files::FileLinks;
 use super::{
     Branch, Piece, REDACTED_NOTE, Thoughts, header, model_line, notes, pieces, speaker,
     thought_label, title, tool_result_label,
 };
-use crate::chat::{Role, ThinkingBlock};
+use crate::chat::{Attachment, Role, ThinkingBlock};
 use crate::store::{Conversation, StoredMessage};
 
 /// Light by default, dark when the system is; thoughts are italic on a background darker
@@ -39,16 +40,24 @@ section.thought .thought-label{margin-bottom:.5rem}
 .note{font-size:.875rem;color:var(--muted);font-style:italic;margin:.5rem 0 0}
 .note.error{color:var(--error);font-style:normal;font-weight:600}
 .version{border-left:3px solid var(--line);padding-left:1rem;margin:1.5rem 0}
+.attachment{font-size:.875rem;color:var(--muted);margin:.5rem 0}
+.attachment img{display:block;max-width:100%;max-height:32rem;border-radius:.375rem;margin:0 0 .25rem}
 .version-label{font-size:.875rem;font-weight:600;color:var(--muted);margin:0;padding-top:.75rem}
 footer{color:var(--muted);font-size:.75rem;padding-top:1rem;padding-bottom:2rem;border-top:1px solid var(--line)}
 ";
 
 /// Nothing but the inline style: no fetch of any kind (`default-src`), and neither a base
 /// address nor a form target, which `default-src` does not cover.
-pub(super) const POLICY: &str =
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+/// Images only as `data:` URLs, which the page carries itself (attached images, never
+/// anything a model wrote).
+pub(super) const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
-pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
+pub(super) fn render(
+    conv: &Conversation,
+    branches: &[Branch],
+    thoughts: Thoughts,
+    files: &FileLinks,
+) -> String {
     let title = escape(&title(conv));
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -76,7 +85,7 @@ pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thought
             );
         }
         for stored in &branch.messages {
-            message(&mut out, stored, thoughts);
+            message(&mut out, stored, thoughts, files);
         }
         if branch.label.is_some() {
             out.push_str("</section>\n");
@@ -86,7 +95,7 @@ pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thought
     out
 }
 
-fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts) {
+fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts, files: &FileLinks) {
     let class = match stored.message.role {
         Role::User => "user",
         Role::Assistant => "assistant",
@@ -116,13 +125,7 @@ fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts) {
                     escape(call.arguments.trim_matches('\n'))
                 );
             }
-            Piece::Attachment(file) => {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"attachment\">Attached: {}</p>",
-                    escape(&super::attachment_label(file))
-                );
-            }
+            Piece::Attachment(file) => attachment(out, file, files),
             Piece::ToolResult(result) => {
                 let class = if result.is_error {
                     "tool error"
@@ -183,6 +186,42 @@ pub(super) fn escape(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             '\0' => out.push('\u{FFFD}'),
             c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A file: an image shown inline, its label linked to its copy beside the page where
+/// there is one.
+fn attachment(out: &mut String, file: &Attachment, files: &FileLinks) {
+    let label = escape(&super::attachment_label(file));
+    let named = match files.link(file) {
+        Some(path) => format!("<a href=\"{}\">{label}</a>", escape(&href(&path))),
+        None => label,
+    };
+    match files.inline(file) {
+        Some(url) => {
+            let _ = writeln!(
+                out,
+                "<figure class=\"attachment\"><img src=\"{url}\" alt=\"{}\"><figcaption>Attached: {named}</figcaption></figure>",
+                escape(&file.name)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "<p class=\"attachment\">Attached: {named}</p>");
+        }
+    }
+}
+
+/// A relative path as a URL: every byte but letters, digits, `/` and `-._~` escaped, so a
+/// name can neither end the attribute nor become a scheme.
+fn href(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out

@@ -3,14 +3,20 @@
 
 use std::fmt::Write;
 
+use super::files::FileLinks;
 use super::{
     Branch, Piece, REDACTED_NOTE, Thoughts, header, model_line, notes, pieces, speaker,
     thought_label, title, tool_result_label,
 };
-use crate::chat::ThinkingBlock;
+use crate::chat::{Attachment, ThinkingBlock};
 use crate::store::{Conversation, StoredMessage};
 
-pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
+pub(super) fn render(
+    conv: &Conversation,
+    branches: &[Branch],
+    thoughts: Thoughts,
+    files: &FileLinks,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", title(conv));
     let _ = writeln!(out, "*{}*", header(conv, branches));
@@ -25,13 +31,19 @@ pub(super) fn render(conv: &Conversation, branches: &[Branch], thoughts: Thought
             None => "###",
         };
         for stored in &branch.messages {
-            message(&mut out, stored, thoughts, level);
+            message(&mut out, stored, thoughts, level, files);
         }
     }
     out
 }
 
-fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts, level: &str) {
+fn message(
+    out: &mut String,
+    stored: &StoredMessage,
+    thoughts: Thoughts,
+    level: &str,
+    files: &FileLinks,
+) {
     out.push('\n');
     match model_line(stored) {
         Some(model) => {
@@ -67,13 +79,7 @@ fn message(out: &mut String, stored: &StoredMessage, thoughts: Thoughts, level: 
                     call.arguments.trim_matches('\n')
                 );
             }
-            Piece::Attachment(file) => {
-                let _ = writeln!(
-                    out,
-                    "**Attached:** {}\n",
-                    html_escape(&one_line(&super::attachment_label(file)))
-                );
-            }
+            Piece::Attachment(file) => attachment(out, file, files),
             Piece::ToolResult(result) => {
                 // Folded: a result can be long, and the answer is what a reader wants.
                 let text = result.text();
@@ -148,4 +154,22 @@ fn fence(text: &str) -> String {
         longest = longest.max(run);
     }
     "`".repeat(longest.max(2) + 1)
+}
+
+/// A file: its label, linked to its copy beside the transcript where there is one, and an
+/// image shown from there.
+fn attachment(out: &mut String, file: &Attachment, files: &FileLinks) {
+    let label = html_escape(&one_line(&super::attachment_label(file)));
+    match files.link(file) {
+        Some(path) => {
+            let text = label.replace('[', "\\[").replace(']', "\\]");
+            let _ = writeln!(out, "**Attached:** [{text}](<{path}>)\n");
+            if file.kind.is_image() {
+                let _ = writeln!(out, "![{text}](<{path}>)\n");
+            }
+        }
+        None => {
+            let _ = writeln!(out, "**Attached:** {label}\n");
+        }
+    }
 }

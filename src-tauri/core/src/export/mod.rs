@@ -7,6 +7,7 @@
 //! timestamps), so an imported conversation can be continued with the same provider.
 
 mod branches;
+pub mod files;
 mod html;
 mod json;
 mod markdown;
@@ -24,6 +25,7 @@ use crate::store::{
 };
 
 pub use branches::{Branch, branches};
+pub use files::FileLinks;
 pub use json::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 
 /// How Markdown and HTML exports show a model's thoughts.
@@ -67,7 +69,7 @@ pub fn markdown(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoug
 /// A Markdown transcript of `branches` ([`branches`]): the path shown, then each other
 /// version under its label.
 pub fn markdown_branches(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
-    markdown::render(conv, branches, thoughts)
+    markdown::render(conv, branches, thoughts, &FileLinks::default())
 }
 
 /// One standalone HTML page: no scripts, inline CSS, everything from users and models escaped.
@@ -77,7 +79,7 @@ pub fn html(conv: &Conversation, messages: &[StoredMessage], thoughts: Thoughts)
 
 /// The HTML page of `branches`: the path shown, then each other version in its own section.
 pub fn html_branches(conv: &Conversation, branches: &[Branch], thoughts: Thoughts) -> String {
-    html::render(conv, branches, thoughts)
+    html::render(conv, branches, thoughts, &FileLinks::default())
 }
 
 /// Markdown or HTML.
@@ -104,6 +106,19 @@ pub fn transcript(
     kind: Transcript,
     options: TranscriptOptions,
 ) -> Result<String, StoreError> {
+    Ok(transcript_with_files(store, conversation_id, kind, options, None)?.0)
+}
+
+/// A transcript with its files: an HTML page shows images inline, and with `folder` (the
+/// name of a folder beside the transcript) each file is linked to its copy there. The
+/// links say which files to copy there ([`FileLinks::write_beside`]).
+pub fn transcript_with_files(
+    store: &Store,
+    conversation_id: &str,
+    kind: Transcript,
+    options: TranscriptOptions,
+    folder: Option<&str>,
+) -> Result<(String, FileLinks), StoreError> {
     let conversation = store.conversation(conversation_id)?;
     let shown = store.messages(conversation_id)?;
     let mut parts = if options.every_version {
@@ -118,10 +133,24 @@ pub fn transcript(
         // A version that was only tool steps has nothing left to show.
         parts.retain(|b| b.label.is_none() || !b.messages.is_empty());
     }
-    Ok(match kind {
-        Transcript::Markdown => markdown_branches(&conversation, &parts, options.thoughts),
-        Transcript::Html => html_branches(&conversation, &parts, options.thoughts),
-    })
+    let attached = || {
+        parts
+            .iter()
+            .flat_map(|b| b.messages.iter())
+            .flat_map(|m| m.message.attachments())
+    };
+    let mut links = match folder {
+        Some(folder) => FileLinks::beside(folder, attached()),
+        None => FileLinks::default(),
+    };
+    if let (Transcript::Html, Some(files)) = (kind, store.attachments()) {
+        links = links.with_images_inline(files, attached());
+    }
+    let text = match kind {
+        Transcript::Markdown => markdown::render(&conversation, &parts, options.thoughts, &links),
+        Transcript::Html => html::render(&conversation, &parts, options.thoughts, &links),
+    };
+    Ok((text, links))
 }
 
 /// The lossless, versioned JSON of one conversation (format `ponder-conversation`), without

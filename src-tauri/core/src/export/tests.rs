@@ -1,5 +1,6 @@
 use serde_json::{Value, json};
 
+use super::files::folder_for;
 use super::fixtures::{
     HOSTILE, PRIMES_ID, T0, hostile, hostile_with, primes, store_with, versions,
 };
@@ -178,7 +179,7 @@ fn html_is_a_standalone_page_with_thoughts_shaded_for_both_schemes() {
     let page = html(&conv, &messages, Thoughts::Details);
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">"
     ));
     assert!(page.contains("@media (prefers-color-scheme:dark)"));
     assert!(page.contains(".thought{font-style:italic;background:var(--thought)"));
@@ -1225,4 +1226,84 @@ fn exports_carry_the_files_their_messages_refer_to_and_import_checks_and_keeps_t
         !target.attachments().unwrap().exists(),
         "no file was written"
     );
+}
+
+#[test]
+fn transcripts_show_their_files_beside_them_and_an_html_page_shows_images_inline() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+    let files = store.attachments().unwrap();
+    let png = files
+        .put_file(&fixtures.join("whiteboard.png"), "board.png")
+        .unwrap()
+        .attachment("board [1].png");
+    let pdf = files
+        .put_file(&fixtures.join("boiling-points.pdf"), "b.pdf")
+        .unwrap()
+        .attachment("boiling-points.pdf");
+    let c = store
+        .create_conversation(NewConversation {
+            title: "With files".into(),
+            provider: None,
+            model: None,
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap();
+    store
+        .ask_with(&c.id, "What is drawn?", &[png.clone(), pdf.clone()], None)
+        .unwrap();
+    let options = TranscriptOptions {
+        thoughts: Thoughts::Details,
+        tools: true,
+        every_version: false,
+    };
+
+    let (md, links) = transcript_with_files(
+        &store,
+        &c.id,
+        Transcript::Markdown,
+        options,
+        Some("With files files"),
+    )
+    .unwrap();
+    assert!(
+        md.contains(
+            "**Attached:** [board \\[1\\].png (image, 2.2 KiB)](<With files files/board _1_.png>)"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("![board \\[1\\].png (image, 2.2 KiB)](<With files files/board _1_.png>)"));
+    assert!(md.contains("](<With files files/boiling-points.pdf>)"));
+    let out = dir.path().join("out");
+    let folder = folder_for(&out.join("With files.md"));
+    assert_eq!(links.write_beside(files, &folder).unwrap(), 2);
+    assert_eq!(
+        std::fs::read(folder.join("board _1_.png")).unwrap(),
+        std::fs::read(fixtures.join("whiteboard.png")).unwrap()
+    );
+    assert!(folder.join("boiling-points.pdf").exists());
+
+    let (page, _) = transcript_with_files(
+        &store,
+        &c.id,
+        Transcript::Html,
+        options,
+        Some("With files files"),
+    )
+    .unwrap();
+    assert!(
+        page.contains("<img src=\"data:image/png;base64,iVBORw0KGgo"),
+        "inline"
+    );
+    assert!(page.contains("alt=\"board [1].png\""));
+    assert!(
+        page.contains("<a href=\"With%20files%20files/boiling-points.pdf\">boiling-points.pdf (PDF, 2 pages, 1.9 KiB)</a>"),
+        "{page}"
+    );
+    // Without a folder, the page still shows its images and names the other files.
+    let alone = transcript(&store, &c.id, Transcript::Html, options).unwrap();
+    assert!(alone.contains("data:image/png;base64,"));
+    assert!(alone.contains("Attached: boiling-points.pdf (PDF, 2 pages, 1.9 KiB)</p>"));
 }
