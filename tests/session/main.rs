@@ -43,6 +43,8 @@ fn keys() {
         // SAFETY: see above: no other thread of this binary reads the environment meanwhile.
         unsafe {
             std::env::set_var("PONDER_DEEPSEEK_API_KEY", FAKE_KEY);
+            std::env::set_var("PONDER_ANTHROPIC_API_KEY", FAKE_KEY);
+            std::env::set_var("PONDER_GOOGLE_API_KEY", FAKE_KEY);
             std::env::set_var("PONDER_COPILOT_API_KEY", GITHUB_TOKEN);
         }
     });
@@ -535,4 +537,109 @@ async fn an_edit_keeps_the_files_of_the_question_it_changes() {
             "{content}"
         );
     }
+}
+
+/// A real PNG of `width` × `height`, drawn here.
+fn png_of(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 256) as u8, (y % 256) as u8, 90])
+    });
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .unwrap();
+    out
+}
+
+fn long_edge(base64: &str) -> u32 {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(base64)
+        .unwrap();
+    let (w, h) = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .unwrap()
+        .into_dimensions()
+        .unwrap();
+    w.max(h)
+}
+
+/// Answering again, or beside at another model, sends the question's own files, each as
+/// that provider takes it: the photo smaller for Anthropic (its 1568-pixel edge), whole for
+/// Gemini (whose edge is 3072); the PDF as a document to both.
+#[tokio::test]
+async fn a_rerun_and_a_compare_send_the_same_files_each_as_its_provider_takes_them() {
+    let mut face = Face::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    face.store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+    let files = face.store.attachments().unwrap();
+    let photo = files.put(&png_of(2400, 1200), "photo.png").unwrap();
+    let pdf = ponder_tests::workspace_root().join("tests/fixtures/attachments/boiling-points.pdf");
+    let pdf = files.put_file(&pdf, "boiling-points.pdf").unwrap();
+    let given = [
+        photo.clone().attachment("photo.png"),
+        pdf.clone().attachment("boiling-points.pdf"),
+    ];
+    for _ in 0..2 {
+        face.mock
+            .push(Reply::fixture("anthropic/pydantic-sonnet4-thinking-stream.sse").unwrap());
+    }
+    face.mock
+        .push(Reply::fixture("google/pydantic-gemini25-pro-thought-parts-stream.sse").unwrap());
+    let claude = |place, conversation| Ask {
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        ..face.ask("What do these show?", place, conversation)
+    };
+    let first = face
+        .prepare(Ask {
+            files: &given,
+            ..claude(Place::New, None)
+        })
+        .unwrap();
+    let conversation = first.turn().conversation.id.clone();
+    let (_, answer, outcome) = face.run(first, CancellationToken::new()).await;
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+    let question = face.store.question_of(&answer).unwrap().id;
+    let again = face
+        .prepare(claude(Place::Again(question.clone()), Some(&conversation)))
+        .unwrap();
+    face.run(again, CancellationToken::new()).await;
+    let beside = face
+        .prepare(Ask {
+            provider: "google",
+            model: "gemini-2.5-pro",
+            ..face.ask("", Place::Beside(question), Some(&conversation))
+        })
+        .unwrap();
+    let (_, _, outcome) = face.run(beside, CancellationToken::new()).await;
+    assert!(matches!(outcome, Outcome::Done(_)), "{outcome:?}");
+
+    let requests = face.mock.requests();
+    assert_eq!(requests.len(), 3);
+    for request in &requests[..2] {
+        let content = &request.json()["messages"][0]["content"];
+        assert_eq!(content[0]["type"], "image");
+        assert_eq!(
+            long_edge(content[0]["source"]["data"].as_str().unwrap()),
+            1568
+        );
+        assert_eq!(content[1]["type"], "document");
+        assert_eq!(content[2]["text"], "What do these show?");
+    }
+    let parts = &requests[2].json()["contents"][0]["parts"];
+    assert_eq!(parts[0]["inlineData"]["mimeType"], "image/png");
+    assert_eq!(
+        long_edge(parts[0]["inlineData"]["data"].as_str().unwrap()),
+        2400
+    );
+    assert_eq!(parts[1]["inlineData"]["mimeType"], "application/pdf");
+    // The stored question keeps the original, whatever was sent.
+    let stored = face.store.messages(&conversation).unwrap();
+    let kept: Vec<_> = stored[0]
+        .message
+        .attachments()
+        .map(|f| f.sha256.clone())
+        .collect();
+    assert_eq!(kept, [photo.sha256, pdf.sha256]);
 }
