@@ -1,7 +1,8 @@
 //! Properties of everything that reads bytes from a provider, over generated input: every
 //! event mapper fed arbitrary JSON, garbage bytes and real recordings with parts replaced by
 //! hostile values; the retry-hint parser fed arbitrary headers; error bodies of any shape.
-//! None may panic, and none may allocate more than its input justifies.
+//! None may panic, and none may allocate more than its input justifies; and a request with a
+//! large file holds its base64 once.
 //!
 //! The allocator of this binary is capped around each case, so the allocation bound is
 //! checked rather than hoped for: a case that asks for more aborts the run with "memory
@@ -542,4 +543,82 @@ fn import_never_panics_on_any_file_and_says_why_it_refuses() {
             },
         )
         .unwrap();
+}
+
+/// Sending a large file makes one base64 copy of it: the one in the body. The allocator
+/// leaves room for that copy and a little JSON around it, so a second copy (a string in the
+/// JSON tree, a `data:` URL) would abort the run instead of passing unseen.
+#[test]
+fn a_large_file_is_in_base64_once_while_its_request_is_written() {
+    use ponder_core::attachments::Kind;
+    use ponder_core::catalog::Catalog;
+    use ponder_core::chat::{Attachment, Message, Part, Payload};
+    use ponder_core::reasoning::{ApiChoice, Choice, Overrides, ReasoningSettings};
+    use ponder_core::run::{TurnRequest, prepare};
+
+    let _serial = serial();
+    const SIZE: usize = 20 << 20;
+    let bytes: std::sync::Arc<[u8]> = (0..SIZE).map(|i| (i * 7 % 251) as u8).collect();
+    let mut question = Message::user("What is in this?");
+    question.parts.insert(
+        0,
+        Part::Attachment(Attachment {
+            sha256: "ab".repeat(32),
+            kind: Kind::Png,
+            name: "big.png".into(),
+            bytes: SIZE as u64,
+            pages: None,
+            pixels: Some((1000, 1000)),
+            data: Some(Payload::Bytes(bytes)),
+        }),
+    );
+    let history = [question];
+    let base64 = SIZE.div_ceil(3) * 4;
+    let overrides = Overrides::default();
+    let settings = ReasoningSettings::default();
+    for (provider, model, api) in [
+        ("anthropic", "claude-sonnet-4-5", None),
+        ("openai", "o3", None),
+        ("openai", "o3", Some(ApiChoice::Chat)),
+        ("google", "gemini-2.5-pro", None),
+        ("ollama", "qwen3:8b", None),
+    ] {
+        let model = Catalog::builtin().resolve(Some(provider), model).unwrap();
+        let request = TurnRequest {
+            model: &model,
+            choice: Choice::MEDIUM,
+            overrides: &overrides,
+            settings: &settings,
+            system: None,
+            history: &history,
+            base_url: None,
+            api,
+            api_key: Some("test-key-not-real"),
+            context_tokens: 0,
+            tools: &[],
+            renew_key: None,
+        };
+        let prepared = within_exactly(base64 + (2 << 20), || prepare(&request).unwrap());
+        let body = &prepared.http.body;
+        assert!(
+            body.len() > base64 && body.len() < base64 + 4096,
+            "{provider}: {} bytes",
+            body.len()
+        );
+    }
+}
+
+/// Runs `f` with `room` bytes on top of what is allocated now.
+fn within_exactly<T>(room: usize, f: impl FnOnce() -> T) -> T {
+    struct Lift;
+    impl Drop for Lift {
+        fn drop(&mut self) {
+            let _ = ALLOCATOR.set_limit(usize::MAX);
+        }
+    }
+    ALLOCATOR
+        .set_limit(ALLOCATOR.allocated().saturating_add(room))
+        .expect("the limit is above what is allocated");
+    let _lift = Lift;
+    f()
 }
