@@ -180,6 +180,8 @@ export class Sending {
           choice: host.reasoning.choice,
           once,
           files: files.map(({ sha256, name }) => ({ sha256, name })),
+          // Asking whether a PDF may go as its text is not offered in the window yet.
+          pdfAsText: false,
         },
         (event) => this.onEvent(key, event),
       );
