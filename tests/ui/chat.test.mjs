@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { screenshot, startBrowser, useTheme } from '../support/ui-page.mjs';
+import { attachmentFixture, screenshot, startBrowser, useTheme } from '../support/ui-page.mjs';
 
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
 
@@ -149,6 +149,8 @@ describe('the model picker', () => {
     const { page, problems } = await openChat();
     await page.keyboard.press('Control+m');
     const picker = page.getByTestId('model-picker');
+    // Typed once the picker's field has the focus, not before (under load it comes a frame later).
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="model-picker"]'));
     await page.keyboard.type('llama3.2:3b');
     assert.equal(await picker.getByTestId('picker-model-option').count(), 0);
     const typed = picker.getByTestId('picker-typed-option');
@@ -1159,7 +1161,7 @@ describe('attachments', () => {
     it(`attaches files from the dialog, drops one, says why one was refused and sends the rest (${theme})`, async () => {
       const attach = [
         [
-          { name: 'whiteboard.png', kind: 'png', bytes: 2249 },
+          { name: 'whiteboard.png', kind: 'png', bytes: 2249, sha256: attachmentFixture('whiteboard.png').sha256 },
           { name: 'boiling-points.pdf', kind: 'pdf', bytes: 1961, pages: 2, sha256: 'b'.repeat(64) },
         ],
         { refused: ['program is not a file Ponder can send (it takes PNG, JPEG, GIF and WebP images, PDFs and text files).'] },
@@ -1169,6 +1171,9 @@ describe('attachments', () => {
       const chips = page.getByTestId('composer-file');
       await chips.nth(1).waitFor();
       assert.deepEqual((await chips.allTextContents()).map((t) => t.trim().replace(/\s+/g, ' ')), ['whiteboard.png 2.2 KB', 'boiling-points.pdf 2 pages · 1.9 KB']);
+      // The image shows its thumbnail; the PDF its icon.
+      await page.waitForFunction(() => document.querySelector('[data-testid="composer-file-thumb"] img')?.naturalWidth > 0);
+      assert.equal(await chips.nth(1).getByTestId('composer-file-thumb').count(), 0);
       await screenshot(page, `ui-${theme}-composer-files`);
       await page.getByRole('button', { name: 'Remove whiteboard.png' }).click();
       assert.equal(await chips.count(), 1);
