@@ -45,7 +45,8 @@ impl Default for HttpConfig {
 pub struct HttpRequest {
     pub url: String,
     pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
+    /// Shared, not copied, by each attempt: a body can hold megabytes of files.
+    pub body: bytes::Bytes,
 }
 
 /// Why an attempt is being repeated, for the caller to show ("retrying in 2 s…").

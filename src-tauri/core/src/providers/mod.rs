@@ -94,7 +94,7 @@ pub fn unstreamed(
         serde_json::from_slice::<serde_json::Value>(&request.body)
     {
         request::unstream(&mut body);
-        again.body = serde_json::to_vec(&body).unwrap_or_else(|_| request.body.clone());
+        again.body = serde_json::to_vec(&body).map_or_else(|_| request.body.clone(), Into::into);
     }
     again.url = endpoint_url(model, plan, base_url);
     again

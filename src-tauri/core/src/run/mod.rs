@@ -153,7 +153,8 @@ pub fn prepare(request: &TurnRequest<'_>) -> Result<Prepared, TranslateError> {
         body: crate::providers::inline::write(
             &serde_json::to_vec(&wire.body).unwrap_or_default(),
             request.history,
-        ),
+        )
+        .into(),
     };
     Ok(Prepared {
         plan,
