@@ -211,8 +211,13 @@ describe('images with a question', () => {
       assert.deepEqual(sent.map((f) => [f.name, f.sha256]), [['whiteboard.png', PNG.sha256], ['boiling-points.pdf', PDF.sha256], ['photo.jpg', JPG.sha256]], 'sent by the hashes the backend gave');
       const thumbs = question.getByTestId('attachment-thumb');
       assert.deepEqual(await thumbnailsLoaded(thumbs), [320, 200]);
-      const box = await thumbs.first().boundingBox();
-      assert.equal(Math.round(box.height), 120);
+      // Measured once it is on screen: the question's row is drawn again when the stored
+      // question replaces the one shown while it was sent.
+      const height = await page.waitForFunction(() => {
+        const box = document.querySelector('[data-testid="message-user"] [data-testid="attachment-thumb"]')?.getBoundingClientRect();
+        return box && box.height > 0 ? box.height : null;
+      });
+      assert.equal(Math.round(await height.jsonValue()), 120);
       await page.getByTestId('message-assistant').getByTestId('answer').waitFor({ timeout: 10000 });
       await screenshot(page, `ui-${theme}-thread-thumbnails`);
 
@@ -269,5 +274,55 @@ describe('images with a question', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'View photo.jpg');
     assert.deepEqual(problems, []);
     await page.close();
+  });
+});
+
+describe('a model that reads no PDFs', () => {
+  it("offers to send a PDF's text instead, and sends the same question and files saying so", async () => {
+    const { page, problems } = await openChat();
+    await drag(page, ['dragenter', 'dragover', 'drop'], { files: [asFile(PDF, 'application/pdf')] });
+    await page.getByTestId('composer-file').waitFor();
+    await page.evaluate(() => {
+      window.__fake.failSend = {
+        code: 'pdfUnread',
+        message:
+          'o3-mini does not read PDFs, so boiling-points.pdf cannot be sent to it as a PDF; its text can be sent instead (its tables, pictures and layout may be lost), or choose a model that reads PDFs.',
+      };
+    });
+    const input = page.getByTestId('composer-input');
+    await input.fill('What boils first?');
+    await input.press('Enter');
+    const card = page.getByTestId('error-card');
+    await card.waitFor();
+    assert.equal(await card.getAttribute('data-code'), 'pdfUnread');
+    assert.match(await card.textContent(), /This model does not read PDFs/);
+    // Nothing is lost: the words and the file are back in the composer.
+    assert.equal(await input.inputValue(), 'What boils first?');
+    assert.equal(await page.getByTestId('composer-file').count(), 1);
+
+    await card.getByTestId('fix-pdf-as-text').click();
+    await page.getByTestId('message-assistant').getByTestId('answer').waitFor({ timeout: 10000 });
+    const sends = await page.evaluate(() => window.__calls.filter((c) => c.cmd === 'send_message').map((c) => c.args.request));
+    assert.equal(sends.length, 2);
+    assert.equal(sends[0].pdfAsText, false);
+    assert.equal(sends[1].pdfAsText, true, 'the second time, with the user agreeing');
+    assert.equal(sends[1].text, 'What boils first?');
+    assert.deepEqual(sends[1].files.map((f) => f.sha256), [PDF.sha256]);
+    assert.equal(await card.count(), 0, 'the card is gone');
+    assert.deepEqual(problems, []);
+  });
+
+  it('sends a question that is only a file', async () => {
+    const { page, problems } = await openChat();
+    await drag(page, ['dragenter', 'dragover', 'drop'], { files: [asFile(PNG, 'image/png')] });
+    await page.getByTestId('composer-file').waitFor();
+    const send = page.getByRole('button', { name: 'Send', exact: true });
+    assert.equal(await send.isEnabled(), true, 'files alone can be sent');
+    await send.click();
+    await page.getByTestId('message-assistant').getByTestId('answer').waitFor({ timeout: 10000 });
+    const sent = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message').args.request);
+    assert.equal(sent.text, '');
+    assert.deepEqual(sent.files.map((f) => f.sha256), [PNG.sha256]);
+    assert.deepEqual(problems, []);
   });
 });

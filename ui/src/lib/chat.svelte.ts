@@ -254,10 +254,11 @@ export class ChatSession {
 
   // ---- sending ----
 
-  /** Sends the composer's text, or runs it as a command. */
-  async submit(): Promise<void> {
+  /** Sends the composer's text, or runs it as a command; `pdfAsText` when the user agreed
+   * that a PDF goes as its text to a model that reads none. */
+  async submit({ pdfAsText = false }: { pdfAsText?: boolean } = {}): Promise<void> {
     const text = this.input;
-    if (!text.trim()) return;
+    if (!text.trim() && this.files.length === 0) return;
     const command = parseCommand(text);
     if (command) {
       this.input = '';
@@ -269,7 +270,7 @@ export class ChatSession {
     const files = this.files;
     this.input = '';
     this.files = [];
-    const sent = await this.sending.send(messageFromText(text), [], files);
+    const sent = await this.sending.send(messageFromText(text), [], files, pdfAsText);
     // The user's text and files are never lost: a send that could not start puts them back.
     if (!sent && this.input === '') this.input = text;
     if (!sent && this.files.length === 0) this.files = files;

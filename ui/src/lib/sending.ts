@@ -145,7 +145,7 @@ export class Sending {
 
   /** Starts a run for `text`, and then at the levels `alsoAt`; false when it could not
    * start (the caller keeps the text). */
-  async send(text: string, alsoAt: Choice[] = [], files: readonly AttachedFile[] = []): Promise<boolean> {
+  async send(text: string, alsoAt: Choice[] = [], files: readonly AttachedFile[] = [], pdfAsText = false): Promise<boolean> {
     const host = this.host;
     const { provider, model } = host;
     if (!provider || !model) return false;
@@ -180,8 +180,7 @@ export class Sending {
           choice: host.reasoning.choice,
           once,
           files: files.map(({ sha256, name }) => ({ sha256, name })),
-          // Asking whether a PDF may go as its text is not offered in the window yet.
-          pdfAsText: false,
+          pdfAsText,
         },
         (event) => this.onEvent(key, event),
       );

@@ -137,5 +137,6 @@ export const ERROR_CODES = [
   'network',
   'decode',
   'server',
+  'pdfUnread',
 ] as const satisfies readonly Ipc.IpcErrorCode[];
 export type ErrorCode = Ipc.IpcErrorCode;
