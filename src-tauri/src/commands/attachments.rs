@@ -35,6 +35,9 @@ pub struct Picked {
     pub refused: Vec<String>,
 }
 
+/// The file dialog's title.
+pub const PICK_TITLE: &str = "Attach files";
+
 /// Opens the file dialog and stores the files chosen (none when it is cancelled).
 #[tauri::command]
 #[tracing::instrument(skip_all, err(level = "warn"))]
@@ -50,6 +53,7 @@ pub async fn pick_attachments(
     let chosen = app
         .dialog()
         .file()
+        .set_title(PICK_TITLE)
         .add_filter(
             "Images, PDFs and text",
             &[
