@@ -78,34 +78,30 @@ ensure_npm() { # dir
 
 lock_sum() { cat "$1/package.json" "$1/package-lock.json" | sha256sum | cut -d' ' -f1; }
 
-# The Python MCP server the tests talk to (the npm ones come with tests/'s packages), in its
-# own virtual environment at the version tests/mcp/requirements.txt pins.
-ensure_mcp_python() {
-  local dir="$ROOT/tests/mcp" marker want
+# A virtual environment at tests/<folder>/.venv with the packages its requirements.txt pins,
+# made again only when that file changes.
+ensure_venv() { # folder what
+  local dir="$ROOT/tests/$1" marker want
   marker="$dir/.venv/.ponder-installed"
   want="$(sha256sum <"$dir/requirements.txt" | cut -d' ' -f1)"
   [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && return 0
   ensure_apt python3 python3-venv
-  say "Installing the Python MCP server for the tests"
+  say "Installing $2 for the tests"
   rm -rf "$dir/.venv"
   python3 -m venv "$dir/.venv"
   "$dir/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$dir/requirements.txt"
   echo "$want" >"$marker"
 }
 
+# The Python MCP server the tests talk to (the npm ones come with tests/'s packages).
+ensure_mcp_python() {
+  ensure_venv mcp "the Python MCP server"
+}
+
 # The providers' official Python SDKs that tests/sdk/check_bodies.py checks the golden request
-# bodies with, in their own virtual environment at the versions tests/sdk/requirements.txt pins.
+# bodies with.
 ensure_sdk_python() {
-  local dir="$ROOT/tests/sdk" marker want
-  marker="$dir/.venv/.ponder-installed"
-  want="$(sha256sum <"$dir/requirements.txt" | cut -d' ' -f1)"
-  [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && return 0
-  ensure_apt python3 python3-venv
-  say "Installing the providers' Python SDKs for the tests"
-  rm -rf "$dir/.venv"
-  python3 -m venv "$dir/.venv"
-  "$dir/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$dir/requirements.txt"
-  echo "$want" >"$marker"
+  ensure_venv sdk "the providers' Python SDKs"
 }
 
 ensure_tauri_driver() {

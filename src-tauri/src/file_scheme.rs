@@ -34,6 +34,10 @@ fn status(code: StatusCode) -> Response<Cow<'static, [u8]>> {
         .expect("a bare status is a valid response")
 }
 
+/// How many images are read (and, once each, shrunk) at a time: a thread of a hundred photos
+/// must not decode a hundred at once, each up to hundreds of megabytes of pixels.
+static READING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// Answers one request, off the thread that asked: reading (and, once, shrinking) an image
 /// takes longer than a frame.
 pub fn handle<R: Runtime>(
@@ -42,8 +46,12 @@ pub fn handle<R: Runtime>(
     responder: UriSchemeResponder,
 ) {
     let app = ctx.app_handle().clone();
-    tauri::async_runtime::spawn_blocking(move || {
-        responder.respond(answer(&app, &request));
+    tauri::async_runtime::spawn(async move {
+        let _turn = READING.acquire().await;
+        let response = tauri::async_runtime::spawn_blocking(move || answer(&app, &request))
+            .await
+            .unwrap_or_else(|_| status(StatusCode::INTERNAL_SERVER_ERROR));
+        responder.respond(response);
     });
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { freePort, startDriver, waitFor, windowsTitled } from '../support/app.mjs';
+import { focusNativeWindow, freePort, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir, repoRoot } from '../support/paths.mjs';
@@ -63,20 +63,7 @@ const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.
  * the path is typed (GTK opens its location field for a typed "/") and Enter chooses it.
  */
 async function chooseInFileDialog(path) {
-  let id = null;
-  await waitFor(() => ([id] = windowsTitled(PICK_TITLE)).length > 0 && Boolean(id), 'the file dialog opens', 20000);
-  await waitFor(
-    () => {
-      try {
-        execFileSync('xdotool', ['windowfocus', '--sync', id], { stdio: 'ignore', timeout: 5000 });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    'the file dialog takes the focus',
-    10000,
-  );
+  await focusNativeWindow(PICK_TITLE);
   execFileSync('xdotool', ['key', '--clearmodifiers', 'ctrl+l']);
   execFileSync('xdotool', ['type', '--delay', '20', path]);
   await new Promise((r) => setTimeout(r, 300));

@@ -43,20 +43,7 @@ fn serial() -> MutexGuard<'static, ()> {
 /// the text several times over); what it rules out is growth the input does not pay for.
 fn within_budget<T>(input_len: usize, f: impl FnOnce() -> T) -> T {
     const FIXED: usize = 16 << 20;
-    let budget = FIXED + input_len.saturating_mul(64);
-    /// Lifts the limit however `f` ends: a panic must be reported (and shrunk) with memory
-    /// to spare, not abort for want of it.
-    struct Lift;
-    impl Drop for Lift {
-        fn drop(&mut self) {
-            let _ = ALLOCATOR.set_limit(usize::MAX);
-        }
-    }
-    ALLOCATOR
-        .set_limit(ALLOCATOR.allocated().saturating_add(budget))
-        .expect("the limit is above what is allocated");
-    let _lift = Lift;
-    f()
+    within_exactly(FIXED + input_len.saturating_mul(64), f)
 }
 
 fn cases() -> u32 {
@@ -610,6 +597,8 @@ fn a_large_file_is_in_base64_once_while_its_request_is_written() {
 
 /// Runs `f` with `room` bytes on top of what is allocated now.
 fn within_exactly<T>(room: usize, f: impl FnOnce() -> T) -> T {
+    /// Lifts the limit however `f` ends: a panic must be reported (and shrunk) with memory
+    /// to spare, not abort for want of it.
     struct Lift;
     impl Drop for Lift {
         fn drop(&mut self) {

@@ -539,3 +539,70 @@ fn every_step_continued_on_every_protocol_keeps_the_conformance_rules() {
         }
     }
 }
+
+/// A question with a screenshot, in a tool loop: the file stays with the question in every
+/// step's request, before its words, and the step's signed reasoning goes back unchanged
+/// beside it (users report signature errors where reasoning meets files).
+#[test]
+fn a_question_with_a_file_keeps_it_through_the_loop_and_the_signed_step_goes_back_unchanged() {
+    use ponder_core::attachments::{Kind, sha256_hex};
+    use ponder_core::chat::{Attachment, Payload};
+    let png = std::fs::read(
+        ponder_tests::workspace_root().join("tests/fixtures/attachments/whiteboard.png"),
+    )
+    .unwrap();
+    let mut question = user(QUESTION);
+    question.parts.insert(
+        0,
+        Part::Attachment(Attachment {
+            sha256: sha256_hex(&png),
+            kind: Kind::Png,
+            name: "forecast.png".into(),
+            bytes: png.len() as u64,
+            pages: None,
+            pixels: Some((320, 200)),
+            data: Some(Payload::Bytes(png.into())),
+        }),
+    );
+    let with_file =
+        |step: Message, call_id: &str| vec![question.clone(), step, result(call_id, false)];
+
+    let body = in_loop("anthropic/claude-sonnet-4-5")
+        .history(with_file(anthropic_step(), "toolu_01A09q90qw90lq917835lq9"))
+        .send()
+        .request
+        .body;
+    let messages = body["messages"].as_array().unwrap();
+    assert_eq!(messages[0]["content"][0]["type"], "image");
+    assert_eq!(messages[0]["content"][1]["text"], QUESTION);
+    assert_eq!(
+        messages[1]["content"][0],
+        json!({ "type": "thinking", "thinking": THOUGHT, "signature": ANTHROPIC_SIG })
+    );
+
+    let body = in_loop("google/gemini-3-pro-preview")
+        .history(with_file(gemini_step(), "ponder-call-1"))
+        .send()
+        .request
+        .body;
+    let contents = body["contents"].as_array().unwrap();
+    assert_eq!(
+        contents[0]["parts"][0]["inlineData"]["mimeType"],
+        "image/png"
+    );
+    assert_eq!(contents[1]["parts"][0]["thoughtSignature"], GEMINI_SIG);
+
+    let body = in_loop("openai/o3")
+        .history(with_file(responses_step(), "call_weather_1"))
+        .send()
+        .request
+        .body;
+    let input = body["input"].as_array().unwrap();
+    assert_eq!(input[0]["content"][0]["type"], "input_image");
+    assert!(
+        input
+            .iter()
+            .any(|i| i["type"] == "reasoning" && i["encrypted_content"] == ENCRYPTED),
+        "{input:?}"
+    );
+}

@@ -166,6 +166,13 @@ export function windowsTitled(title) {
  * through XTEST, as a real keyboard's would, not as events sent to the window.
  */
 export async function answerNativeDialog(title, answer, timeoutMs = 20000) {
+  await focusNativeWindow(title, timeoutMs);
+  execFileSync('xdotool', ['key', '--clearmodifiers', answer === 'allow' ? 'alt+a' : 'Escape']);
+  await waitFor(() => windowsTitled(title).length === 0, `the dialog "${title}" closes`, 10000);
+}
+
+/** Waits for the native window titled `title` and gives it the focus, as a click on it would. */
+export async function focusNativeWindow(title, timeoutMs = 20000) {
   let id = null;
   await waitFor(
     () => {
@@ -188,6 +195,4 @@ export async function answerNativeDialog(title, answer, timeoutMs = 20000) {
     `the dialog "${title}" takes the focus`,
     10000,
   );
-  execFileSync('xdotool', ['key', '--clearmodifiers', answer === 'allow' ? 'alt+a' : 'Escape']);
-  await waitFor(() => windowsTitled(title).length === 0, `the dialog "${title}" closes`, 10000);
 }

@@ -102,26 +102,33 @@ pub fn dimensions(bytes: &[u8], kind: Kind) -> Result<Dimensions, ImageError> {
 /// the image is that small already. Sampling is quick rather than fine: it is seen at a
 /// glance, and a thread of many images makes many.
 pub fn thumbnail(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smaller>, ImageError> {
-    let size = dimensions(bytes, kind)?;
-    if size.long_edge() <= long_edge {
+    let Some(image) = decoded_if_over(bytes, kind, long_edge)? else {
+        return Ok(None);
+    };
+    encode(image.thumbnail(long_edge, long_edge), kind).map(Some)
+}
+
+/// The image decoded, when its long edge is over `long_edge` (its header says so first).
+fn decoded_if_over(
+    bytes: &[u8],
+    kind: Kind,
+    long_edge: u32,
+) -> Result<Option<image::DynamicImage>, ImageError> {
+    if dimensions(bytes, kind)?.long_edge() <= long_edge {
         return Ok(None);
     }
-    let image = reader(bytes, kind)?
+    reader(bytes, kind)?
         .decode()
-        .map_err(|e| refused(e, bytes, kind))?;
-    encode(image.thumbnail(long_edge, long_edge), kind).map(Some)
+        .map(Some)
+        .map_err(|e| refused(e, bytes, kind))
 }
 
 /// A copy whose long edge is at most `long_edge`, or `None` when the image already fits.
 /// Photos stay JPEG; everything else becomes PNG (lossless, and every provider takes it).
 pub fn smaller(bytes: &[u8], kind: Kind, long_edge: u32) -> Result<Option<Smaller>, ImageError> {
-    let size = dimensions(bytes, kind)?;
-    if size.long_edge() <= long_edge {
+    let Some(image) = decoded_if_over(bytes, kind, long_edge)? else {
         return Ok(None);
-    }
-    let image = reader(bytes, kind)?
-        .decode()
-        .map_err(|e| refused(e, bytes, kind))?;
+    };
     encode(
         image.resize(long_edge, long_edge, FilterType::Lanczos3),
         kind,
