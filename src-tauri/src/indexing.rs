@@ -21,6 +21,9 @@ pub fn index_soon(store: Arc<Store>) {
         // Nothing to tell anyone on failure: the next search tries again.
         let _ = tauri::async_runtime::spawn_blocking(move || {
             let _ = store.index_pending();
+            // Files stored for a question that was never sent (the window closed with them in
+            // the composer) go once they are an hour old.
+            let _ = store.collect_attachments(ponder_core::store::ATTACHMENT_GRACE);
             // What the pass and the reads before it cached stays otherwise held while the
             // app idles, which is most of its life.
             let _ = store.release_memory();
