@@ -9,20 +9,22 @@
 // installed /usr/bin/ponder or a release build for real figures); --short builds a small
 // history and streams for a moment, to check that every figure is still printed.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { repoRoot } from '../support/paths.mjs';
-import { LONG_TITLE, messageId, THOUGHT_TITLE } from './history.mjs';
+import { IMAGES_TITLE, LONG_TITLE, messageId, THOUGHT_TITLE, WORDS_TITLE } from './history.mjs';
 import { benchScene, FULL_SIZE } from './scene.mjs';
 
 const SHORT = process.argv.includes('--short');
 /** `--only=scroll,stream`: only those parts (start-up, memory and opening always run). */
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const want = (part) => !ONLY || ONLY.includes(part);
-const SIZE = SHORT ? { ...FULL_SIZE, turns: 50, others: 5 } : FULL_SIZE;
+const SIZE = SHORT ? { ...FULL_SIZE, turns: 50, others: 5, imageTurns: 10 } : FULL_SIZE;
+/** The PDF dropped on the window, in MB. */
+const PDF_MB = SHORT ? 2 : 20;
 /** Tokens per second of the streaming figure, and for how long. */
 const RATE = 200;
 const STREAM_SECONDS = SHORT ? 2 : 10;
@@ -261,7 +263,7 @@ const EXPAND = `
     requestAnimationFrame(poll);
   });`;
 
-/** Records every frame's time until \`stop\` is set, and the paint latencies of the stream. */
+/** Records every frame's time until `stop` is set, and the paint latencies of the stream. */
 const WATCH = `
   window.__ponderPaintLatency = [];
   window.__ponderDeliveryLatency = [];
@@ -276,12 +278,146 @@ const WATCH = `
   requestAnimationFrame(tick);
   return true;`;
 
+const NEW_CHAT = `document.querySelector('[data-testid="new-chat"]').click(); return true;`;
+
+/**
+ * Watches, from before a conversation is opened, for the moment the thumbnails in view are
+ * drawn: every frame, once the row `lastKey` is on screen, whether each image thumbnail in
+ * view has loaded (`complete` and a width); the first frame where all have (and there is at
+ * least one), until that frame's drawing is done (a timer set from its callback, as in OPEN),
+ * is `window.__benchThumbs.drawnAt`. Its frame callback is set before OPEN's, and it runs
+ * when a thread without images is opened too, so that both opens carry the same work.
+ * `window.__benchThumbs.stop` ends it.
+ */
+const THUMBS = `
+  const [lastKey] = arguments;
+  const state = (window.__benchThumbs = { drawnAt: null, shown: 0, failed: 0, stop: false, error: null });
+  const onError = (event) => {
+    if (event.target instanceof HTMLImageElement && event.target.closest('[data-testid="attachment-thumb"]')) state.failed += 1;
+  };
+  document.addEventListener('error', onError, true);
+  const inView = (el, v) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.bottom > v.top && r.top < v.bottom;
+  };
+  const t0 = performance.now();
+  const tick = () => {
+    if (state.stop || state.drawnAt !== null) return document.removeEventListener('error', onError, true);
+    if (performance.now() - t0 > 60000) {
+      state.error = 'the thumbnails in view never all loaded';
+      return document.removeEventListener('error', onError, true);
+    }
+    const scroller = document.querySelector('[data-testid="thread-scroller"]');
+    const last = document.querySelector('[data-key="' + lastKey + '"]');
+    if (scroller && last) {
+      const v = scroller.getBoundingClientRect();
+      if (inView(last, v)) {
+        const shown = [...scroller.querySelectorAll('[data-testid="attachment-thumb"] img')].filter((img) => inView(img, v));
+        if (shown.length > 0 && shown.every((img) => img.complete && img.naturalWidth > 0)) {
+          state.shown = shown.length;
+          setTimeout(() => (state.drawnAt = performance.now()), 0);
+          return document.removeEventListener('error', onError, true);
+        }
+      }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return true;`;
+
+/**
+ * A PDF of about `mb` MB made in the page, as `window.__benchPdf` (a File): a header, a
+ * catalog with no pages, one object with a stream of deterministic bytes, the cross-reference
+ * table and the trailer ending in the end-of-file mark.
+ */
+const MAKE_PDF = `
+  const [mb] = arguments;
+  const enc = new TextEncoder();
+  const parts = [];
+  const offsets = [];
+  let at = 0;
+  const add = (bytes) => {
+    parts.push(bytes);
+    at += bytes.length;
+  };
+  add(Uint8Array.from([...'%PDF-1.4\\n%'].map((c) => c.charCodeAt(0)).concat([0xe2, 0xe3, 0xcf, 0xd3, 0x0a])));
+  offsets.push(at);
+  add(enc.encode('1 0 obj\\n<< /Type /Catalog /Pages 2 0 R >>\\nendobj\\n'));
+  offsets.push(at);
+  add(enc.encode('2 0 obj\\n<< /Type /Pages /Kids [] /Count 0 >>\\nendobj\\n'));
+  const words = Math.floor((mb * 1024 * 1024) / 4);
+  const data = new Uint32Array(words);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < words; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    data[i] = x >>> 0;
+  }
+  offsets.push(at);
+  add(enc.encode('3 0 obj\\n<< /Length ' + data.byteLength + ' >>\\nstream\\n'));
+  add(new Uint8Array(data.buffer));
+  add(enc.encode('\\nendstream\\nendobj\\n'));
+  const xref = at;
+  const entries = offsets.map((o) => String(o).padStart(10, '0') + ' 00000 n \\n').join('');
+  add(enc.encode('xref\\n0 4\\n0000000000 65535 f \\n' + entries + 'trailer\\n<< /Size 4 /Root 1 0 R >>\\nstartxref\\n' + xref + '\\n%%EOF\\n'));
+  window.__benchPdf = new File(parts, 'bench-' + mb + 'mb.pdf', { type: 'application/pdf' });
+  return window.__benchPdf.size;`;
+
+/**
+ * Drops `window.__benchPdf` on the window as a file manager's drop reaches the page, recording
+ * every frame's time from two frames before the drop until the frame after its chip shows in
+ * the composer; the result is `window.__benchAttach` (polled: it may take longer than a
+ * script may run).
+ */
+const ATTACH = `
+  const file = window.__benchPdf;
+  const state = (window.__benchAttach = { done: false });
+  const frames = [];
+  let last = null;
+  let stop = false;
+  const tick = (t) => {
+    if (last !== null) frames.push(t - last);
+    last = t;
+    if (!stop) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  const chips = () => document.querySelectorAll('[data-testid="composer-file"]').length;
+  const before = chips();
+  const end = (result) => {
+    stop = true;
+    Object.assign(state, result, { frames, done: true });
+  };
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const dt = new DataTransfer();
+      dt.items.add(file);
+      const target = document.querySelector('main') ?? document.body;
+      const t0 = performance.now();
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }
+      const poll = () => {
+        if (chips() > before) {
+          setTimeout(() => end({ ms: performance.now() - t0 }), 0);
+        } else if (performance.now() - t0 > 180000) {
+          const notes = [...document.querySelectorAll('[data-testid="note"]')].map((n) => n.textContent).join(' | ');
+          end({ error: 'the PDF never became a chip' + (notes ? ' (notes: ' + notes + ')' : '') });
+        } else {
+          requestAnimationFrame(poll);
+        }
+      };
+      requestAnimationFrame(poll);
+    }),
+  );
+  return true;`;
+
 // ---- the run ---------------------------------------------------------------------------------
 
 async function main() {
   // The streaming figure's answer: `RATE` delta events a second for `STREAM_SECONDS`.
   const { dataHome, history, mock, env } = await benchScene({ size: SIZE, rate: RATE, tokens: RATE * STREAM_SECONDS });
-  figure('history_messages', SIZE.turns * 2 + 2 + SIZE.others * 2);
+  figure('history_messages', history.messages);
   figure('history_file_mb', history.json.length / 1e6, 'MB');
   const app = appBinary();
   // The Secret Service answers before the app asks it anything, as in the tests (the app
@@ -375,6 +511,11 @@ async function main() {
       const after = memory(pid);
       reportMemory('memory_after_long_thread', after);
       figure('memory_after_long_thread_over_idle_mb', after.total - idle.total, 'MB');
+
+      stage = 'opening the threads of images and of words';
+      if (want('images')) await imagesThread(s, history, dataHome);
+      stage = 'attaching a large PDF';
+      if (want('attach')) await attachPdf(s, history);
       await s.end();
     } finally {
       await driver.stop();
@@ -412,6 +553,94 @@ async function expand(s, history) {
   figure('expand_200kb_thought_ms', opened.ms, 'ms');
   figure('expand_200kb_thought_all_ms', opened.allMs, 'ms');
   figure('expand_200kb_thought_jump_px', Math.max(opened.jump, opened.jumpAll), 'px');
+}
+
+/**
+ * Opens the thread of images and its twin of words, each from a new chat, then the thread of
+ * images again (its thumbnails made by then, read from disk): the time until the last row is
+ * drawn, and until the thumbnails in view are.
+ */
+async function imagesThread(s, history, dataHome) {
+  const openFromNewChat = async (title, lastKey) => {
+    await s.execute(NEW_CHAT);
+    await sleep(1000);
+    await s.execute(THUMBS, [lastKey]);
+    const opened = await s.execute(OPEN, [title, lastKey]);
+    if (opened.error) throw new Error(opened.error);
+    return opened;
+  };
+  /** The time from the click until the thumbnails in view were drawn, and how many. */
+  const thumbsDrawn = async (t0) => {
+    let state = null;
+    await waitFor(
+      async () => {
+        state = await s.execute(`return window.__benchThumbs;`);
+        return state.drawnAt !== null || state.error !== null;
+      },
+      'the thumbnails in view drawn',
+      90000,
+    );
+    if (state.error) throw new Error(`${state.error} (${state.failed} failed to load)`);
+    if (state.failed > 0) console.error(`bench: ${state.failed} thumbnails failed to load`);
+    return { ms: state.drawnAt - t0, shown: state.shown };
+  };
+
+  const words = await openFromNewChat(WORDS_TITLE, history.wordsLastId);
+  await s.execute(`window.__benchThumbs.stop = true; return true;`);
+  await sleep(1000);
+  const images = await openFromNewChat(IMAGES_TITLE, history.imagesLastId);
+  const thumbs = await thumbsDrawn(images.t0);
+  figure('open_images_thread_ms', images.ms, 'ms');
+  figure('open_words_thread_ms', words.ms, 'ms');
+  for (const [name, opened] of [['images', images], ['words', words]]) {
+    if (opened.readMs !== null) figure(`open_${name}_thread_read_ms`, opened.readMs, 'ms');
+    figure(`open_${name}_thread_drawing_ms`, opened.drawingMs, 'ms');
+  }
+  figure('images_thread_thumbs_ms', thumbs.ms, 'ms');
+  figure('images_thread_thumbs_in_view', thumbs.shown);
+  await sleep(1000);
+
+  const again = await openFromNewChat(IMAGES_TITLE, history.imagesLastId);
+  const thumbsAgain = await thumbsDrawn(again.t0);
+  figure('open_images_thread_again_ms', again.ms, 'ms');
+  figure('images_thread_thumbs_again_ms', thumbsAgain.ms, 'ms');
+  await sleep(1000);
+  const thumbsDir = join(dataHome, 'dev.ponder.desktop', 'attachments', 'thumbs');
+  figure('images_thread_thumbs_made', existsSync(thumbsDir) ? readdirSync(thumbsDir).length : 0);
+}
+
+/**
+ * Drops a PDF of PDF_MB megabytes on a conversation's composer (its model chosen, so the window
+ * takes files): the time until its chip shows, and the frames meanwhile (the page reads the
+ * file, sends it, and the backend stores it). The chip is removed after.
+ */
+async function attachPdf(s, history) {
+  await s.execute(NEW_CHAT);
+  await sleep(1000);
+  const opened = await s.execute(OPEN, [WORDS_TITLE, history.wordsLastId]);
+  if (opened.error) throw new Error(opened.error);
+  const size = await s.execute(MAKE_PDF, [PDF_MB]);
+  // The page's own work of making it settles first.
+  await sleep(2000);
+  await s.execute(ATTACH);
+  let result = null;
+  await waitFor(
+    async () => {
+      result = await s.execute(`const a = window.__benchAttach; return a.done ? a : null;`);
+      return result !== null;
+    },
+    'the dropped PDF shown as a chip',
+    200000,
+  );
+  if (result.error) throw new Error(result.error);
+  const { frames } = result;
+  figure('attach_pdf_mb', size / 1e6, 'MB');
+  figure('attach_20mb_pdf_ms', result.ms, 'ms');
+  figure('attach_20mb_pdf_max_frame_ms', Math.max(...frames), 'ms');
+  figure('attach_20mb_pdf_frames_over_50ms', frames.filter((f) => f > 50).length);
+  figure('attach_20mb_pdf_frames', frames.length);
+  await s.execute(`document.querySelector('[data-testid="composer-file-remove"]').click(); window.__benchPdf = undefined; return true;`);
+  await waitFor(async () => (await s.findAll('[data-testid="composer-file"]')).length === 0, 'the chip removed', 10000);
 }
 
 /**

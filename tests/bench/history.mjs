@@ -1,6 +1,9 @@
 // The histories the benchmarks open, written as a Ponder backup (`ponder-backup`, the JSON the
 // app exports) so that they go in through the public import path. Text comes from a small
 // deterministic generator: every run builds the same bytes.
+import { createHash } from 'node:crypto';
+
+import { benchPng } from './png.mjs';
 
 const WORDS = (
   'the a of to and in is that it for on as with be by this are from or an at which model ' +
@@ -98,13 +101,43 @@ function conversation(id, title, messages) {
 
 export const LONG_TITLE = 'A long thread';
 export const THOUGHT_TITLE = 'One long thought';
+/** A thread whose every question carries an image, and its twin with the same words only. */
+export const IMAGES_TITLE = 'A thread of images';
+export const WORDS_TITLE = 'A thread of words';
+/** The images' size: larger than a thumbnail, so that each has one made. */
+export const IMAGE_PIXELS = [1600, 1000];
+
+/**
+ * The twins: `turns` short questions and answers, each question of the first with a PNG of
+ * its own (its bytes in `files`, by their hash), the second the same without them.
+ */
+function twins(turns, files) {
+  const next = rng(7);
+  const imagesId = hex(0x1a6e5);
+  const wordsId = hex(0x3a7d5);
+  const images = [];
+  const words = [];
+  for (let t = 0; t < turns; t++) {
+    const question = { type: 'text', text: `Picture ${t + 1}: ${sentence(next)}` };
+    const reply = [{ type: 'text', text: `${sentence(next)} ${sentence(next)}` }];
+    const png = benchPng(IMAGE_PIXELS[0], IMAGE_PIXELS[1], t);
+    const sha256 = createHash('sha256').update(png).digest('hex');
+    files[sha256] = png.toString('base64');
+    const file = { type: 'attachment', sha256, kind: 'png', name: `picture-${t + 1}.png`, bytes: png.length, pixels: IMAGE_PIXELS };
+    images.push(message(imagesId, 2 * t, 'user', [file, question]), message(imagesId, 2 * t + 1, 'assistant', reply));
+    words.push(message(wordsId, 2 * t, 'user', [question]), message(wordsId, 2 * t + 1, 'assistant', reply));
+  }
+  return { images: conversation(imagesId, IMAGES_TITLE, images), words: conversation(wordsId, WORDS_TITLE, words) };
+}
 
 /**
  * The backup: a thread of `turns` questions and answers (each answer with `thoughtBytes` of
- * thoughts, a list and a code block), one answer with a `longThoughtBytes` thought, and a few
- * short conversations so the list is not alone. Returns { json, longId, lastId, thoughtId }.
+ * thoughts, a list and a code block), one answer with a `longThoughtBytes` thought, a thread
+ * of `imageTurns` questions with an image each and its twin without them, and a few short
+ * conversations so the list is not alone. Returns { json, messages, longId, lastId,
+ * thoughtId, imagesLastId, wordsLastId }.
  */
-export function benchHistory({ turns = 1000, thoughtBytes = 14_000, longThoughtBytes = 200_000, others = 20 } = {}) {
+export function benchHistory({ turns = 1000, thoughtBytes = 14_000, longThoughtBytes = 200_000, others = 20, imageTurns = 100 } = {}) {
   const next = rng(42);
   const longId = hex(0x10ba5e);
   const long = [];
@@ -137,6 +170,18 @@ export function benchHistory({ turns = 1000, thoughtBytes = 14_000, longThoughtB
   }
   // The long thread is the newest: first in the list.
   records[0].conversation.updatedAt = T0 + 10 * 365 * 86_400_000;
-  const json = JSON.stringify({ format: 'ponder-backup', version: 1, exportedBy: 'Ponder bench', conversations: records });
-  return { json, longId, lastId: long.at(-1).id, thoughtId };
+  // The images' files travel in the backup, as an export writes them.
+  const files = {};
+  const { images, words } = twins(imageTurns, files);
+  records.push(images, words);
+  const json = JSON.stringify({ format: 'ponder-backup', version: 1, exportedBy: 'Ponder bench', conversations: records, files });
+  return {
+    json,
+    messages: records.reduce((n, r) => n + r.messages.length, 0),
+    longId,
+    lastId: long.at(-1).id,
+    thoughtId,
+    imagesLastId: images.messages.at(-1)?.id ?? null,
+    wordsLastId: words.messages.at(-1)?.id ?? null,
+  };
 }
