@@ -556,6 +556,20 @@ async function expand(s, history) {
 }
 
 /**
+ * Runs `script` in the page every half second until it answers something other than null
+ * (each question runs on the page's main thread: not asked while what it waits for is timed
+ * in most runs, which take less than that).
+ */
+async function askRarely(s, script, what, timeoutMs) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    await sleep(500);
+    const answer = await s.execute(script);
+    if (answer !== null) return answer;
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+}
+
+/**
  * Opens the thread of images and its twin of words, each from a new chat, then the thread of
  * images again (its thumbnails made by then, read from disk): the time until the last row is
  * drawn, and until the thumbnails in view are.
@@ -571,15 +585,7 @@ async function imagesThread(s, history, dataHome) {
   };
   /** The time from the click until the thumbnails in view were drawn, and how many. */
   const thumbsDrawn = async (t0) => {
-    let state = null;
-    await waitFor(
-      async () => {
-        state = await s.execute(`return window.__benchThumbs;`);
-        return state.drawnAt !== null || state.error !== null;
-      },
-      'the thumbnails in view drawn',
-      90000,
-    );
+    const state = await askRarely(s, `const t = window.__benchThumbs; return t.drawnAt !== null || t.error !== null ? t : null;`, 'the thumbnails in view drawn', 90000);
     if (state.error) throw new Error(`${state.error} (${state.failed} failed to load)`);
     if (state.failed > 0) console.error(`bench: ${state.failed} thumbnails failed to load`);
     return { ms: state.drawnAt - t0, shown: state.shown };
@@ -612,7 +618,8 @@ async function imagesThread(s, history, dataHome) {
 /**
  * Drops a PDF of PDF_MB megabytes on a conversation's composer (its model chosen, so the window
  * takes files): the time until its chip shows, and the frames meanwhile (the page reads the
- * file, sends it, and the backend stores it). The chip is removed after.
+ * file, sends it, and the backend stores it). The chip is removed after. The figures keep
+ * their names in the short run, whose file is 2 MB (`attach_pdf_mb` says which).
  */
 async function attachPdf(s, history) {
   await s.execute(NEW_CHAT);
@@ -623,15 +630,7 @@ async function attachPdf(s, history) {
   // The page's own work of making it settles first.
   await sleep(2000);
   await s.execute(ATTACH);
-  let result = null;
-  await waitFor(
-    async () => {
-      result = await s.execute(`const a = window.__benchAttach; return a.done ? a : null;`);
-      return result !== null;
-    },
-    'the dropped PDF shown as a chip',
-    200000,
-  );
+  const result = await askRarely(s, `const a = window.__benchAttach; return a.done ? a : null;`, 'the dropped PDF shown as a chip', 200000);
   if (result.error) throw new Error(result.error);
   const { frames } = result;
   figure('attach_pdf_mb', size / 1e6, 'MB');
