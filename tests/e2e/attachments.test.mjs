@@ -6,6 +6,7 @@
 // with a note. Screenshots in both themes.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +134,15 @@ describe('files in the real app', () => {
       await waitFor(async () => (await s.findAll('[data-testid="composer-file"]')).length === 2, 'the dropped PDF is a chip');
       const chips = await s.execute(`return [...document.querySelectorAll('[data-testid="composer-file"]')].map((c) => c.textContent.replace(/\\s+/g, ' ').trim())`);
       assert.match(chips[1], /boiling-points\.pdf 2 pages/, chips.join(' | '));
+      // A large file goes in pieces; stored whole, under its own hash.
+      const scan = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2.5 * 1024 * 1024, 'x'), Buffer.from('\n%%EOF\n')]);
+      await drop(s, [{ name: 'scan.pdf', type: 'application/pdf', bytes: scan }]);
+      await waitFor(async () => (await s.findAll('[data-testid="composer-file"]')).length === 3, 'the large file is a chip', 20000);
+      const sha = createHash('sha256').update(scan).digest('hex');
+      assert.ok(existsSync(join(dataHome, IDENTIFIER, 'attachments', sha.slice(0, 2), sha)), 'stored whole under its hash');
+      await s.click((await s.findAll('[data-testid="composer-file-remove"]'))[2]);
+      await waitFor(async () => (await s.findAll('[data-testid="composer-file"]')).length === 2, 'the large file is taken back');
+
       const notes = () => s.execute(`return [...document.querySelectorAll('[data-testid="note"]')].map((n) => n.textContent).join(' | ')`);
       await waitFor(async () => (await notes()).includes('empty.txt is empty'), 'the empty file is refused');
       for (const theme of ['light', 'dark']) {

@@ -1248,6 +1248,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
   };
 
   let problems = [...(options.problems ?? [])];
+  /** The pieces of each file sent in pieces, by upload, until its last. */
+  const uploads = new Map();
 
   // A pasted or dropped file: its bytes are the call's body, its name the x-ponder-name
   // header (which mockIPC does not pass on: see the wrapper at the end). Stored as the backend
@@ -1259,7 +1261,27 @@ export function installFakeBackend(win, mockIPC, options = {}) {
    */
   async function attachBytes(body, headers = {}) {
     const name = decodeURIComponent(headers['x-ponder-name'] ?? '').split(/[/\\]/).pop().trim() || 'Pasted file';
-    const data = body instanceof Uint8Array ? body : new Uint8Array(body ?? []);
+    let data = body instanceof Uint8Array ? body : new Uint8Array(body ?? []);
+    // A large file comes in pieces, in order; the last one stores it whole.
+    const upload = headers['x-ponder-upload'];
+    if (upload) {
+      const had = uploads.get(upload) ?? [];
+      const at = had.reduce((n, piece) => n + piece.length, 0);
+      if (Number(headers['x-ponder-offset']) !== at) {
+        uploads.delete(upload);
+        return { files: [], refused: [`${name} could not be read: a piece at byte ${headers['x-ponder-offset']} came where byte ${at} was due.`] };
+      }
+      had.push(data);
+      uploads.set(upload, had);
+      if (headers['x-ponder-final'] !== '1') return { files: [], refused: [] };
+      uploads.delete(upload);
+      data = new Uint8Array(at + data.length);
+      let offset = 0;
+      for (const piece of had) {
+        data.set(piece, offset);
+        offset += piece.length;
+      }
+    }
     const refuse = (why) => ({ files: [], refused: [`${name} ${why}.`] });
     if (data.length === 0) return refuse('is empty');
     if (data.length > 100 * 1048576) return refuse(`is ${(data.length / 1048576).toFixed(1)} MiB; Ponder takes files of at most 100 MiB`);

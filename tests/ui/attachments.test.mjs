@@ -326,3 +326,34 @@ describe('a model that reads no PDFs', () => {
     assert.deepEqual(problems, []);
   });
 });
+
+describe('a large file', () => {
+  it('goes to the backend a megabyte at a time and is stored whole', async () => {
+    const { createHash } = await import('node:crypto');
+    const body = Buffer.alloc(2.5 * 1024 * 1024, 'x');
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), body, Buffer.from('\n%%EOF\n')]);
+    const { page, problems } = await openChat();
+    await drag(page, ['dragenter', 'dragover', 'drop'], { files: [{ name: 'scan.pdf', type: 'application/pdf', bytes: [...pdf] }] });
+    await page.getByTestId('composer-file').waitFor();
+    const calls = await page.evaluate(() =>
+      window.__fake.calls.filter((c) => c.cmd === 'attach_bytes').map((c) => ({ headers: c.headers, length: c.args.length })),
+    );
+    assert.deepEqual(
+      calls.map((c) => [c.headers['x-ponder-offset'], c.headers['x-ponder-final'], c.length]),
+      [
+        ['0', '0', 1048576],
+        ['1048576', '0', 1048576],
+        ['2097152', '1', pdf.length - 2097152],
+      ],
+    );
+    assert.equal(new Set(calls.map((c) => c.headers['x-ponder-upload'])).size, 1, 'one upload');
+    assert.match(calls[0].headers['x-ponder-upload'], /^[0-9a-f]{32}$/);
+    const input = page.getByTestId('composer-input');
+    await input.fill('What is scanned here?');
+    await input.press('Enter');
+    await page.getByTestId('message-assistant').getByTestId('answer').waitFor({ timeout: 10000 });
+    const sent = await page.evaluate(() => window.__calls.find((c) => c.cmd === 'send_message').args.request.files);
+    assert.deepEqual(sent.map((f) => f.sha256), [createHash('sha256').update(pdf).digest('hex')], 'the whole file, by its hash');
+    assert.deepEqual(problems, []);
+  });
+});

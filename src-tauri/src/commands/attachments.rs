@@ -3,6 +3,7 @@
 //! the user did not choose. Each file is stored by its content at once and the window gets
 //! what its chip shows; a question then refers to the files by their hashes.
 
+use ponder_core::attachments::incoming::Piece;
 use ponder_core::attachments::{AttachmentError, AttachmentStore, Kind, Stored};
 use serde::Serialize;
 use tauri::{AppHandle, State};
@@ -88,7 +89,9 @@ pub async fn pick_attachments(
 
 /// Stores a file the window was given by paste or drop: its bytes are the call's body and
 /// its name the `x-ponder-name` header (percent-encoded, as a name may be any text). Only
-/// the name's last part is kept: the page cannot say where a file goes.
+/// the name's last part is kept: the page cannot say where a file goes. A large file comes in
+/// pieces (`x-ponder-upload`, `x-ponder-offset`, `x-ponder-final`), so that no one call holds
+/// the window; each piece but the last is answered with nothing stored yet.
 #[tauri::command]
 #[tracing::instrument(skip_all, err(level = "warn"))]
 pub async fn attach_bytes(
@@ -101,12 +104,20 @@ pub async fn attach_bytes(
             "A file is sent as bytes.",
         ));
     };
-    let name = given_name(
-        request
-            .headers()
-            .get("x-ponder-name")
-            .and_then(|v| v.to_str().ok()),
-    );
+    let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
+    let name = given_name(header("x-ponder-name"));
+    let piece = match header("x-ponder-upload") {
+        Some(upload) => Some(Piece {
+            upload: upload.to_owned(),
+            offset: header("x-ponder-offset")
+                .and_then(|o| o.parse().ok())
+                .ok_or_else(|| {
+                    IpcError::new(IpcErrorCode::InvalidInput, "A piece says where it goes.")
+                })?,
+            last: header("x-ponder-final") == Some("1"),
+        }),
+        None => None,
+    };
     let files = state
         .store()?
         .attachments()
@@ -114,10 +125,25 @@ pub async fn attach_bytes(
         .clone();
     // The body belongs to the call; the copy is what the blocking thread reads and hashes.
     let bytes = bytes.clone();
-    let stored = keep(files, name, move |files, name| files.put(&bytes, name)).await?;
     let mut picked = Picked {
         files: Vec::new(),
         refused: Vec::new(),
+    };
+    let stored = match piece {
+        None => keep(files, name, move |files, name| files.put(&bytes, name)).await?,
+        Some(piece) => {
+            let put = tauri::async_runtime::spawn_blocking({
+                let name = name.clone();
+                move || files.put_piece(&piece, &bytes, &name)
+            })
+            .await
+            .map_err(|e| IpcError::new(IpcErrorCode::Internal, e.to_string()))?;
+            match put {
+                Ok(None) => return Ok(picked),
+                Ok(Some(stored)) => Ok(chip(stored, name)),
+                Err(e) => Err(format!("{e}.")),
+            }
+        }
     };
     picked.add(stored);
     Ok(picked)
@@ -143,6 +169,17 @@ fn given_name(header: Option<&str>) -> String {
     }
 }
 
+/// A stored file as its chip shows it, under the name the user knows it by.
+fn chip(stored: Stored, name: String) -> AttachedFile {
+    AttachedFile {
+        sha256: stored.sha256,
+        kind: stored.kind,
+        name,
+        bytes: stored.bytes,
+        pages: stored.pages,
+    }
+}
+
 impl Picked {
     fn add(&mut self, stored: Result<AttachedFile, String>) {
         match stored {
@@ -161,13 +198,7 @@ async fn keep(
 ) -> Result<Result<AttachedFile, String>, IpcError> {
     tauri::async_runtime::spawn_blocking(move || {
         put(&files, &name)
-            .map(|stored| AttachedFile {
-                sha256: stored.sha256,
-                kind: stored.kind,
-                name,
-                bytes: stored.bytes,
-                pages: stored.pages,
-            })
+            .map(|stored| chip(stored, name))
             .map_err(|e| format!("{e}."))
     })
     .await

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { carriesFiles, droppedName, filesOf, isImage, MAX_FILE_BYTES, pastedFiles, pastedName, storeFile, tooLarge, withFiles } from './attaching';
+import { carriesFiles, droppedName, filesOf, isImage, MAX_FILE_BYTES, pastedFiles, pastedName, PIECE_BYTES, storeFile, tooLarge, withFiles } from './attaching';
 import type { AttachedFile, Picked } from './ipc-generated';
 
 const MIB = 1024 * 1024;
@@ -20,8 +20,19 @@ function transfer({ files = [] as File[], items = null as File[] | null, text = 
   };
 }
 
-/** What storeFile reads of a File (jsdom's Blob cannot be read). */
-const data = (bytes: number[]) => ({ size: bytes.length, arrayBuffer: () => Promise.resolve(new Uint8Array(bytes).buffer) });
+/** What storeFile reads of a File (jsdom's Blob cannot be read): `reads` counts its reads. */
+function data(bytes: number[] | Uint8Array, reads = { count: 0 }) {
+  const all = Uint8Array.from(bytes);
+  return {
+    size: all.length,
+    slice: (start: number, end: number) => ({
+      arrayBuffer: () => {
+        reads.count += 1;
+        return Promise.resolve(all.slice(start, end).buffer);
+      },
+    }),
+  };
+}
 
 const png = (name = 'image.png') => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], name, { type: 'image/png' });
 
@@ -112,16 +123,48 @@ describe('storing a file', () => {
     expect(seen).toEqual([['shot.png', [1, 2, 3]]]);
   });
 
+  it('sends a large file a megabyte at a time, in order, the last piece saying so', async () => {
+    const size = 2 * PIECE_BYTES + 5;
+    const bytes = new Uint8Array(size).map((_, i) => i % 251);
+    const reads = { count: 0 };
+    const pieces: { offset: number; last: boolean; upload: string; length: number; first: number }[] = [];
+    const picked = await storeFile(data(bytes, reads), 'big.pdf', async (name, got, piece) => {
+      expect(name).toBe('big.pdf');
+      expect(piece).not.toBeNull();
+      pieces.push({ ...piece!, length: got.length, first: got[0] ?? -1 });
+      return piece!.last ? stored : { files: [], refused: [] };
+    });
+    expect(picked).toBe(stored);
+    expect(reads.count).toBe(3);
+    expect(pieces.map(({ offset, last, length, first }) => [offset, last, length, first])).toEqual([
+      [0, false, PIECE_BYTES, 0],
+      [PIECE_BYTES, false, PIECE_BYTES, PIECE_BYTES % 251],
+      [2 * PIECE_BYTES, true, 5, (2 * PIECE_BYTES) % 251],
+    ]);
+    expect(new Set(pieces.map((p) => p.upload)).size).toBe(1);
+    expect(pieces[0]?.upload).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('stops sending when a piece is refused', async () => {
+    let asked = 0;
+    const picked = await storeFile(data(new Uint8Array(3 * PIECE_BYTES)), 'big.bin', async () => {
+      asked += 1;
+      return { files: [], refused: ['big.bin is not a file Ponder can send.'] };
+    });
+    expect(asked).toBe(1);
+    expect(picked.refused).toEqual(['big.bin is not a file Ponder can send.']);
+  });
+
   it('refuses a file too large without reading it or asking the backend', async () => {
     let read = false;
-    const big = { size: MAX_FILE_BYTES + MIB, arrayBuffer: () => ((read = true), Promise.resolve(new ArrayBuffer(0))) };
+    const big = { size: MAX_FILE_BYTES + MIB, slice: () => ({ arrayBuffer: () => ((read = true), Promise.resolve(new ArrayBuffer(0))) }) };
     const picked = await storeFile(big, 'film.mov', () => Promise.reject(new Error('not asked')));
     expect(picked).toEqual({ files: [], refused: ['film.mov is 101.0 MiB; Ponder takes files of at most 100 MiB.'] });
     expect(read).toBe(false);
   });
 
   it('refuses a file that cannot be read (a folder dropped)', async () => {
-    const folder = { size: 4096, arrayBuffer: () => Promise.reject(new DOMException('not readable', 'NotReadableError')) };
+    const folder = { size: 4096, slice: () => ({ arrayBuffer: () => Promise.reject(new DOMException('not readable', 'NotReadableError')) }) };
     expect(await storeFile(folder, 'Photos', () => Promise.reject(new Error('not asked')))).toEqual({ files: [], refused: ['Photos could not be read.'] });
   });
 

@@ -111,25 +111,60 @@ export function withFiles(current: readonly AttachedFile[], added: readonly Atta
   return out;
 }
 
-/** What `storeFile` needs of a File. */
+/** What `storeFile` needs of a File: its size, and its bytes a part at a time. */
 export interface FileData {
   readonly size: number;
-  arrayBuffer(): Promise<ArrayBuffer>;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
 }
 
 /**
- * Stores one file under `name` through `store` (the backend's `attach_bytes`): one too large
- * is refused before it is read, one that cannot be read (a folder dropped) is refused too.
- * A failure of the backend itself is thrown.
+ * A file larger than this goes to the backend a piece this size at a time: one call with
+ * 20 MB in it holds the window for a frame or more while the web view hands the body over.
  */
-export async function storeFile(file: FileData, name: string, store: (name: string, bytes: Uint8Array) => Promise<Picked>): Promise<Picked> {
+export const PIECE_BYTES = MIB;
+
+/** One piece of a file sent in pieces: which upload, where it starts, whether it ends it. */
+export interface Piece {
+  upload: string;
+  offset: number;
+  last: boolean;
+}
+
+/** Stores `bytes` (the whole file, or one `piece` of it) under `name`. */
+export type StoreBytes = (name: string, bytes: Uint8Array, piece: Piece | null) => Promise<Picked>;
+
+/** A new upload's id: 32 lowercase hex characters. */
+export function uploadId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Stores one file under `name` through `store` (the backend's `attach_bytes`), in pieces when
+ * it is large: one too large is refused before it is read, one that cannot be read (a folder
+ * dropped) is refused too, and a piece refused ends the upload. A failure of the backend
+ * itself is thrown.
+ */
+export async function storeFile(file: FileData, name: string, store: StoreBytes, upload = uploadId()): Promise<Picked> {
   const large = tooLarge(name, file.size);
   if (large) return { files: [], refused: [large] };
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await file.arrayBuffer());
-  } catch {
-    return { files: [], refused: [`${name} could not be read.`] };
+  const read = async (start: number, end: number): Promise<Uint8Array | null> => {
+    try {
+      return new Uint8Array(await file.slice(start, end).arrayBuffer());
+    } catch {
+      return null;
+    }
+  };
+  const unreadable = { files: [], refused: [`${name} could not be read.`] };
+  if (file.size <= PIECE_BYTES) {
+    const bytes = await read(0, file.size);
+    return bytes ? store(name, bytes, null) : unreadable;
   }
-  return store(name, bytes);
+  for (let offset = 0; ; offset += PIECE_BYTES) {
+    const end = Math.min(offset + PIECE_BYTES, file.size);
+    const bytes = await read(offset, end);
+    if (!bytes) return unreadable;
+    const last = end === file.size;
+    const picked = await store(name, bytes, { upload, offset, last });
+    if (last || picked.files.length > 0 || picked.refused.length > 0) return picked;
+  }
 }

@@ -303,7 +303,7 @@ export class ChatSession {
     for (const file of files) {
       const name = (how === 'paste' ? pastedName : droppedName)(file.name, file.type, at);
       try {
-        const picked = await storeFile(file, name, (n, bytes) => ipc.attachBytes(n, bytes));
+        const picked = await storeFile(file, name, ipc.attachBytes);
         this.files = withFiles(this.files, picked.files);
         refused.push(...picked.refused);
       } catch (raw) {

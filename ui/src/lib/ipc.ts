@@ -20,6 +20,7 @@ import {
   type StreamEvent,
   type Theme,
 } from './types';
+import type { Piece } from './attaching';
 import type * as Ipc from './ipc-generated';
 
 const KNOWN_CODES: ReadonlySet<string> = new Set<string>(ERROR_CODES);
@@ -73,12 +74,19 @@ function call<K extends Command>(command: K, ...rest: Commands[K]['args'] extend
 
 /**
  * Stores a file the page holds as bytes (pasted or dropped): the bytes go as the request's
- * body and the name, which may be any text, percent-encoded in a header. Resolves to the file
- * stored, or to the line saying why it was refused.
+ * body and the name, which may be any text, percent-encoded in a header; a large file's
+ * pieces say which upload they belong to and where they go. Resolves to the file stored (or,
+ * for a piece before the last, to nothing yet), or to the line saying why it was refused.
  */
-function attachBytes(name: string, bytes: Uint8Array): Promise<Commands['attach_bytes']['result']> {
+function attachBytes(name: string, bytes: Uint8Array, piece: Piece | null = null): Promise<Commands['attach_bytes']['result']> {
   const args: Commands['attach_bytes']['args'] = bytes;
-  return send('attach_bytes', args, { headers: { 'x-ponder-name': encodeURIComponent(name) } });
+  const headers: Record<string, string> = { 'x-ponder-name': encodeURIComponent(name) };
+  if (piece) {
+    headers['x-ponder-upload'] = piece.upload;
+    headers['x-ponder-offset'] = String(piece.offset);
+    headers['x-ponder-final'] = piece.last ? '1' : '0';
+  }
+  return send('attach_bytes', args, { headers });
 }
 
 /** The two sizes a stored image is served in: a thumbnail (its long edge at most 320 px) or

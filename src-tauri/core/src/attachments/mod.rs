@@ -6,6 +6,7 @@
 //! its name: a PNG renamed `.pdf` is a PNG, and an SVG is text, never drawn.
 
 pub mod image;
+pub mod incoming;
 pub mod kind;
 pub mod limits;
 pub mod pdf;

@@ -61,6 +61,8 @@ impl Store {
             return Ok(0);
         };
         let referenced = self.referenced_attachments()?;
+        // An upload the window never finished is nobody's file either.
+        let _ = files.remove_unfinished(grace);
         files
             .remove_unreferenced(&referenced, grace)
             .map_err(|source| super::StoreError::Folder {
