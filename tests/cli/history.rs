@@ -662,3 +662,54 @@ fn check_finds_a_loop_of_parents_and_reads_end() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The data exports as ChatGPT and Claude deliver them, `.zip` archives, import as their
+/// `conversations.json` does; an archive that is no export, or a zip bomb, is refused with
+/// what is wrong, and nothing is imported.
+#[test]
+fn the_providers_zip_exports_import_and_a_bomb_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
+    let run = |args: &[&str]| {
+        ponder_cli()
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (file, code, said) in [
+        (
+            "bomb.zip",
+            2,
+            "conversations.json would grow 1028 times as it is unpacked",
+        ),
+        ("no-conversations.zip", 2, "holds no conversations.json"),
+        (
+            "chatgpt-export.zip",
+            0,
+            "Imported 1 conversation(s) with 5 message(s).",
+        ),
+        (
+            "claude-export.zip",
+            0,
+            "Imported 2 conversation(s) with 8 message(s).",
+        ),
+    ] {
+        let out = run(&["import", fixtures.join(file).to_str().unwrap()]);
+        let said_all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(code), "{file}: {said_all}");
+        assert!(said_all.contains(said), "{file}: {said_all}");
+    }
+    let listed: Value = serde_json::from_slice(&run(&["conversations", "--json"]).stdout).unwrap();
+    assert_eq!(
+        listed.as_array().unwrap().len(),
+        3,
+        "the two exports, nothing of the others"
+    );
+}

@@ -65,7 +65,8 @@ enum Command {
     PurgeThoughts(history::PurgeArgs),
     /// Export a conversation as Markdown, JSON or HTML, or every conversation as a JSON backup.
     Export(history::ExportArgs),
-    /// Import a conversation or a backup exported as JSON.
+    /// Import a conversation or a backup exported as JSON, or a ChatGPT or Claude data export
+    /// (the .zip as delivered, or its conversations.json).
     Import(history::ImportArgs),
     /// The MCP servers of the desktop app's settings: list them, list a server's tools, call one.
     Mcp(mcp::McpArgs),

@@ -132,7 +132,7 @@ pub async fn import_file(
     let Some(path) = app
         .dialog()
         .file()
-        .add_filter("Ponder JSON", &["json"])
+        .add_filter("Ponder, ChatGPT or Claude export", &["json", "zip"])
         .blocking_pick_file()
     else {
         return Ok(None);

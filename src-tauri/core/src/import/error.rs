@@ -11,6 +11,14 @@ pub enum ImportError {
     Unreadable { path: String, reason: String },
     #[error("the file is empty")]
     Empty,
+    #[error("the .zip is damaged or cut short: {0}")]
+    Archive(String),
+    #[error("the .zip holds no conversations.json, so it is not a ChatGPT or Claude data export")]
+    NoConversations,
+    #[error(
+        "{name} would grow {ratio} times as it is unpacked, which no real export does; nothing was read"
+    )]
+    Bomb { name: String, ratio: u64 },
     #[error(
         "the file is cut short (it ends inside the JSON, at line {line}); it was not saved completely"
     )]

@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod archive;
 mod error;
 mod files;
 mod foreign;
@@ -27,14 +28,22 @@ pub struct ImportReport {
 }
 
 /// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
-/// (and reading at most one byte past the cap, should the file grow meanwhile).
+/// (and reading at most one byte past the cap, should the file grow meanwhile). A `.zip` (a
+/// ChatGPT or Claude data export as delivered) is known by its first bytes, whatever its
+/// name, and its `conversations.json` read from it.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
-    use std::io::Read;
+    use std::io::{Read, Seek};
     let cannot = |e: std::io::Error| ImportError::Unreadable {
         path: path.display().to_string(),
         reason: e.to_string(),
     };
-    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut head = [0u8; 4];
+    let read = file.read(&mut head).map_err(cannot)?;
+    file.rewind().map_err(cannot)?;
+    if archive::is_zip(&head[..read]) {
+        return archive::conversations(std::io::BufReader::new(file));
+    }
     let size = file.metadata().map_err(cannot)?.len();
     if size > MAX_IMPORT_BYTES as u64 {
         return Err(ImportError::TooLarge {
