@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use ponder_core::store::{MessageStatus, SearchScope, Store};
 use ponder_mock_provider::{MockProvider, Reply};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::ponder_cli;
 
@@ -711,5 +711,71 @@ fn the_providers_zip_exports_import_and_a_bomb_is_refused() {
         listed.as_array().unwrap().len(),
         3,
         "the two exports, nothing of the others"
+    );
+
+    // The same export again adds nothing; a newer one adds only what is new.
+    let zip = fixtures.join("chatgpt-export.zip");
+    let again = run(&["import", zip.to_str().unwrap()]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout).trim(),
+        "Imported 0 conversation(s) with 0 message(s). 1 already here were unchanged."
+    );
+    let mut newer: Value = serde_json::from_slice(
+        &std::fs::read(fixtures.join("chatgpt-conversations.json")).unwrap(),
+    )
+    .unwrap();
+    let conversation = &mut newer[0];
+    let last = conversation["current_node"].as_str().unwrap().to_owned();
+    let node = |id: &str, parent: &str, role: &str, text: &str, child: Option<&str>| {
+        json!({ "id": id, "parent": parent, "children": child.map_or_else(Vec::new, |c| vec![c]),
+            "message": { "id": id, "author": { "role": role, "metadata": {} }, "create_time": 1_735_800_000.0,
+                "content": { "content_type": "text", "parts": [text] }, "status": "finished_successfully",
+                "metadata": { "model_slug": "o3" } } })
+    };
+    let (ask, answer) = (
+        "4a000000-0001-4d3e-9b1a-000000000001",
+        "4a000000-0002-4d3e-9b1a-000000000002",
+    );
+    conversation["mapping"][&last]["children"] = json!([ask]);
+    conversation["mapping"][ask] = node(ask, &last, "user", "And below 200?", Some(answer));
+    conversation["mapping"][answer] = node(
+        answer,
+        ask,
+        "assistant",
+        "There are 46 primes below 200.",
+        None,
+    );
+    conversation["current_node"] = json!(answer);
+    let later = dir.path().join("later.json");
+    std::fs::write(&later, newer.to_string()).unwrap();
+    let out = run(&["import", later.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report,
+        json!({ "conversations": 0, "messages": 2, "updated": 1, "unchanged": 0 })
+    );
+    let listed: Value = serde_json::from_slice(&run(&["conversations", "--json"]).stdout).unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 3);
+    let primes = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["title"] == "Primes and a regenerated answer")
+        .unwrap();
+    let shown = run(&["export", primes["id"].as_str().unwrap(), "--format", "md"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("46 primes below 200"),
+        "the conversation shows where it went on: {shown}"
     );
 }

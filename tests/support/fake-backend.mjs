@@ -1243,7 +1243,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     attach_bytes: (body) => attachBytes(body),
     import_file: () => {
       conversation('Imported from ChatGPT', now(), [userMessage('An imported question', now())]);
-      return { conversations: 1, messages: 1 };
+      return { conversations: 1, messages: 1, updated: 0, unchanged: 0 };
     },
   };
 

@@ -271,14 +271,31 @@ pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
         .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let report = json!({ "conversations": report.conversations, "messages": report.messages });
+        let report = json!({
+            "conversations": report.conversations,
+            "messages": report.messages,
+            "updated": report.updated,
+            "unchanged": report.unchanged,
+        });
         writeln!(out, "{report}")?;
     } else {
-        writeln!(
-            out,
+        let mut line = format!(
             "Imported {} conversation(s) with {} message(s).",
             report.conversations, report.messages
-        )?;
+        );
+        if report.updated > 0 {
+            line.push_str(&format!(
+                " {} already here had new messages.",
+                report.updated
+            ));
+        }
+        if report.unchanged > 0 {
+            line.push_str(&format!(
+                " {} already here were unchanged.",
+                report.unchanged
+            ));
+        }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

@@ -121,6 +121,9 @@ pub async fn export_conversation(
 pub struct Imported {
     conversations: usize,
     messages: usize,
+    /// Of an export imported before: conversations with new messages, and those unchanged.
+    updated: usize,
+    unchanged: usize,
 }
 
 #[tauri::command]
@@ -159,6 +162,8 @@ pub async fn import_file(
     Ok(Some(Imported {
         conversations: report.conversations,
         messages: report.messages,
+        updated: report.updated,
+        unchanged: report.unchanged,
     }))
 }
 

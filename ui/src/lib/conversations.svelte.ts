@@ -1,4 +1,5 @@
 // The list of conversations in the sidebar, and search across them.
+import { importSummary } from './format';
 import { AppError, ipc } from './ipc';
 import { markFirst } from './perf';
 import type { ConversationSummary, ConversationView, SearchHit } from './types';
@@ -68,7 +69,7 @@ export class ConversationsState {
     try {
       const report = await ipc.importFile();
       if (!report) return;
-      this.ui.say(`Imported ${report.conversations} conversation${report.conversations === 1 ? '' : 's'} with ${report.messages} messages`, 6000);
+      this.ui.say(importSummary(report), 6000);
       await this.refresh();
     } catch (raw) {
       this.ui.error = AppError.from(raw);

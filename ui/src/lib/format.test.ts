@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { storedMeaning } from './format';
+import { importSummary, storedMeaning } from './format';
 
 describe('storedMeaning', () => {
   it.each([
@@ -12,5 +12,16 @@ describe('storedMeaning', () => {
     [[], null],
   ])('%j → %j', (notes, want) => {
     expect(storedMeaning(notes)).toBe(want);
+  });
+});
+
+describe('importSummary', () => {
+  it('says what was new, what grew and what was already here', () => {
+    expect(importSummary({ conversations: 2, messages: 8, updated: 0, unchanged: 0 })).toBe('Imported 2 conversations (8 messages added)');
+    expect(importSummary({ conversations: 0, messages: 0, updated: 0, unchanged: 3 })).toBe('3 conversations already here unchanged (0 messages added)');
+    expect(importSummary({ conversations: 1, messages: 7, updated: 1, unchanged: 2 })).toBe(
+      'Imported 1 conversation; 1 conversation already here had new messages; 2 conversations already here unchanged (7 messages added)',
+    );
+    expect(importSummary({ conversations: 0, messages: 0, updated: 0, unchanged: 0 })).toBe('Imported 0 conversations (0 messages added)');
   });
 });

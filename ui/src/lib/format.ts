@@ -105,3 +105,16 @@ export function storedMeaning(notes: readonly string[]): string | null {
   const parts = said.match(/^(\S+) \((.+)\)$/);
   return parts ? `${parts[1]} — ${parts[2]}` : said;
 }
+
+/** What an import did, in one line: the new conversations, and of an export imported before,
+ * those that had new messages and those already here whole. */
+export function importSummary(report: { conversations: number; messages: number; updated: number; unchanged: number }): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const lines: string[] = [];
+  if (report.conversations > 0 || (report.updated === 0 && report.unchanged === 0)) {
+    lines.push(`Imported ${plural(report.conversations, 'conversation', 'conversations')}`);
+  }
+  if (report.updated > 0) lines.push(`${plural(report.updated, 'conversation', 'conversations')} already here had new messages`);
+  if (report.unchanged > 0) lines.push(`${plural(report.unchanged, 'conversation', 'conversations')} already here unchanged`);
+  return `${lines.join('; ')} (${plural(report.messages, 'message', 'messages')} added)`;
+}

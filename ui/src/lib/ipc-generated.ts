@@ -280,7 +280,9 @@ export type PurgeReport = { messages: number, bytesFreed: number, };
 
 export type Exported = { path: string | null, };
 
-export type Imported = { conversations: number, messages: number, };
+export type Imported = { conversations: number, messages: number, 
+/** Of an export imported before: conversations with new messages, and those unchanged. */
+updated: number, unchanged: number, };
 
 export type Format = "md" | "json" | "html";
 

@@ -451,7 +451,9 @@ fn conversation_json_round_trips_byte_for_byte() {
             report,
             ImportReport {
                 conversations: 1,
-                messages: messages.len()
+                messages: messages.len(),
+                updated: 0,
+                unchanged: 0,
             }
         );
         let conv2 = fresh.conversation(id).unwrap();
@@ -663,7 +665,9 @@ fn backup_round_trips_byte_for_byte_with_archived_conversations() {
         report,
         ImportReport {
             conversations: 3,
-            messages: 8 + 2 + 2
+            messages: 8 + 2 + 2,
+            updated: 0,
+            unchanged: 0,
         }
     );
     assert!(fresh.conversation(&live).unwrap().archived);

@@ -23,8 +23,14 @@ pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ImportReport {
+    /// Conversations the history did not have, and the messages added (to those and to the
+    /// conversations already there).
     pub conversations: usize,
     pub messages: usize,
+    /// Of another app's export imported before: conversations that had new messages, and
+    /// those already here whole.
+    pub updated: usize,
+    pub unchanged: usize,
 }
 
 /// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
@@ -61,6 +67,7 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
 /// (`conversations.json`), all or nothing.
 pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
     let (records, files) = parse_with_files(bytes)?;
+    let foreign = is_foreign(bytes);
     // The files first: a message is never in the history without its file. Should the
     // records then be refused, the files are unreferenced and collected later.
     if !files.is_empty() {
@@ -75,11 +82,31 @@ pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> 
             store_files.put(bytes, name).map_err(refused)?;
         }
     }
+    // Another app's export may be imported again, newer: its ids are made from its own, so
+    // what is here already is kept and only what is new is added. Ponder's own files are
+    // refused when any of them is here (they are a copy, not a later state of a source).
+    if foreign {
+        let merged = store.merge_records(&records)?;
+        return Ok(ImportReport {
+            conversations: merged.new,
+            messages: merged.new_messages + merged.added_messages,
+            updated: merged.updated,
+            unchanged: merged.unchanged,
+        });
+    }
     store.insert_records(&records)?;
     Ok(ImportReport {
         conversations: records.len(),
         messages: records.iter().map(|r| r.messages.len()).sum(),
+        updated: 0,
+        unchanged: 0,
     })
+}
+
+/// Whether `bytes` (already parsed) are another app's export: a list of conversations.
+fn is_foreign(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
 }
 
 /// Reads and checks an export file without touching any history. What the file says is the

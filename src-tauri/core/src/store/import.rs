@@ -2,7 +2,7 @@
 //! stored field, all in one transaction, so an imported conversation reads back exactly as it
 //! was exported and can be continued with the same provider.
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use super::{Conversation, MessageStatus, StoreError, StoredMessage};
@@ -58,6 +58,113 @@ impl super::Store {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// What merging an export into the history did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Conversations the history did not have, and their messages.
+    pub new: usize,
+    pub new_messages: usize,
+    /// Conversations already there that had messages the history did not.
+    pub updated: usize,
+    pub added_messages: usize,
+    /// Conversations already there whole.
+    pub unchanged: usize,
+}
+
+impl super::Store {
+    /// Merges another app's export into the history, all or nothing: a conversation it does
+    /// not have is added whole; one it has (the same source ids make the same ids) gets only
+    /// the messages it lacks, each under its parent, so a branch that grew in the source
+    /// grows here as a new version. Importing the same export again adds nothing.
+    pub fn merge_records(&self, records: &[ConversationRecord]) -> Result<Merged, InsertError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let mut merged = Merged::default();
+        for record in records {
+            let exists: bool = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM conversations WHERE id = ?1)",
+                [&record.conversation.id],
+                |r| r.get(0),
+            )?;
+            if !exists {
+                insert_record_tx(&tx, record)?;
+                merged.new += 1;
+                merged.new_messages += record.messages.len();
+                continue;
+            }
+            match add_missing_tx(&tx, record)? {
+                0 => merged.unchanged += 1,
+                added => {
+                    merged.updated += 1;
+                    merged.added_messages += added;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(merged)
+    }
+}
+
+/// Adds the messages of `record` that its conversation lacks; how many. A message id the
+/// history has in another conversation is refused, as is one whose parent is nowhere.
+fn add_missing_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<usize, InsertError> {
+    let c = &record.conversation;
+    let mut added = 0;
+    // The new messages come after those the history has, whatever place they had in the file.
+    let mut next_seq: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE conversation_id = ?1",
+        [&c.id],
+        |r| r.get(0),
+    )?;
+    for m in &record.messages {
+        let home: Option<String> = tx
+            .query_row(
+                "SELECT conversation_id FROM messages WHERE id = ?1",
+                [&m.id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match home {
+            Some(home) if home == c.id => continue,
+            Some(_) => {
+                return Err(InsertError::MessageExists {
+                    id: m.id.clone(),
+                    title: c.title.clone(),
+                });
+            }
+            None => {}
+        }
+        if let Some(parent) = m.parent_id.as_deref() {
+            let known: bool = tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND conversation_id = ?2)",
+                params![parent, c.id],
+                |r| r.get(0),
+            )?;
+            if !known {
+                return Err(InsertError::MissingParent {
+                    id: m.id.clone(),
+                    parent: parent.to_owned(),
+                    title: c.title.clone(),
+                });
+            }
+        }
+        let m = StoredMessage {
+            seq: next_seq,
+            ..m.clone()
+        };
+        insert_message_tx(tx, &c.id, &m, m.parent_id.as_deref())?;
+        next_seq += 1;
+        added += 1;
+    }
+    if added > 0
+        && let Some(leaf) = c.leaf_id.as_deref()
+    {
+        // The source went on there: show where it is now.
+        super::tree::set_leaf(tx, &c.id, Some(leaf))?;
+    }
+    Ok(added)
 }
 
 fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<(), InsertError> {

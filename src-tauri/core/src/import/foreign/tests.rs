@@ -6,7 +6,7 @@
 use crate::catalog::Catalog;
 use crate::chat::{Part, Role, ThoughtSource};
 use crate::export::backup_json;
-use crate::import::{ImportError, import, parse};
+use crate::import::{import, parse};
 use crate::store::{Store, StoredMessage, UNTITLED};
 
 const CHATGPT: &str =
@@ -208,12 +208,19 @@ fn both_imports_round_trip_through_ponders_own_export() {
             store.conversation(&c.id).unwrap()
         );
     }
-    // The same export twice is refused, and nothing is added.
-    assert!(matches!(
-        import(&store, CHATGPT.as_bytes()),
-        Err(ImportError::ConversationExists { .. })
-    ));
+    // The same export twice adds nothing, and says so.
+    let again = import(&store, CHATGPT.as_bytes()).unwrap();
+    assert_eq!(
+        (again.conversations, again.messages, again.updated, again.unchanged),
+        (0, 0, 0, 1)
+    );
     assert_eq!(store.list_conversations(true).unwrap().len(), 3);
+    for c in store.list_conversations(true).unwrap() {
+        assert_eq!(
+            fresh.all_messages(&c.id).unwrap(),
+            store.all_messages(&c.id).unwrap()
+        );
+    }
 }
 
 #[test]
