@@ -779,3 +779,53 @@ fn the_providers_zip_exports_import_and_a_bomb_is_refused() {
         "the conversation shows where it went on: {shown}"
     );
 }
+
+/// The whole history as a .zip backup (the JSON, and each attached file as itself) goes
+/// into a fresh history and comes out the same.
+#[test]
+fn a_zip_backup_from_the_command_line_imports_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("history.sqlite3");
+    let fresh = dir.path().join("fresh.sqlite3");
+    let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
+    let run = |db: &std::path::Path, args: &[&str]| {
+        ponder_cli()
+            .arg("--db")
+            .arg(db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(
+        &db,
+        &[
+            "import",
+            fixtures.join("claude-export.zip").to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let zip = dir.path().join("backup.zip");
+    let out = run(&db, &["export", "--all", "-o", zip.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(&std::fs::read(&zip).unwrap()[..4], b"PK\x03\x04", "a zip");
+    let out = run(&fresh, &["import", zip.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Imported 2 conversation(s) with 8 message(s)."
+    );
+    let json = |db: &std::path::Path| run(db, &["export", "--all"]).stdout;
+    assert_eq!(json(&fresh), json(&db), "the same history");
+}

@@ -199,6 +199,17 @@ pub fn export(args: ExportArgs, store: &Store) -> anyhow::Result<()> {
     use ponder_core::export::{self, Thoughts};
 
     let text = if args.all {
+        // Named .zip, the backup keeps its files as themselves beside its JSON.
+        if let Some(path) = args
+            .output
+            .as_ref()
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("zip")))
+        {
+            let file = std::fs::File::create(path)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            export::backup_zip(store, std::io::BufWriter::new(file))?;
+            return Ok(());
+        }
         export::backup_json(store)?
     } else {
         let id = args
@@ -263,11 +274,11 @@ fn transcript(
 }
 
 pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
-    let bytes = ponder_core::import::read_file(&args.file).map_err(|e| match e {
+    let export = ponder_core::import::read_export(&args.file).map_err(|e| match e {
         ponder_core::import::ImportError::Unreadable { .. } => Usage(e.to_string()),
         other => Usage(format!("{}: {other}", args.file.display())),
     })?;
-    let report = ponder_core::import::import(store, &bytes)
+    let report = ponder_core::import::import_export(store, &export)
         .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
     let mut out = std::io::stdout().lock();
     if args.json {

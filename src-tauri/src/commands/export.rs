@@ -148,7 +148,7 @@ pub async fn import_file(
     })?;
     let store = state.store()?;
     // The size is checked before the file is read: a huge file is refused, not loaded.
-    let bytes = ponder_core::import::read_file(&path).map_err(|e| match e {
+    let export = ponder_core::import::read_export(&path).map_err(|e| match e {
         ponder_core::import::ImportError::Unreadable { .. } => {
             IpcError::new(IpcErrorCode::Storage, e.to_string())
         }
@@ -157,7 +157,7 @@ pub async fn import_file(
             format!("{}: {other}", path.display()),
         ),
     })?;
-    let report = ponder_core::import::import(&store, &bytes)
+    let report = ponder_core::import::import_export(&store, &export)
         .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
     Ok(Some(Imported {
         conversations: report.conversations,

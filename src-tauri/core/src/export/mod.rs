@@ -195,6 +195,61 @@ fn files_of<'m>(
 /// Every conversation, archived ones included, as one lossless JSON file (`ponder-backup`),
 /// oldest first.
 pub fn backup_json(store: &Store) -> Result<String, StoreError> {
+    let records = backup_records(store)?;
+    let files = files_of(
+        records.iter().flat_map(|r| &r.messages),
+        store.attachments(),
+    );
+    Ok(json::backup(&records, &files))
+}
+
+/// The whole history as a `.zip`: `backup.json` (the backup without its files' bytes) and
+/// each attached file as itself under `files/<sha256>`, so a history of many images is not
+/// made a third larger by base64. Import reads it back to the same history.
+pub fn backup_zip<W: std::io::Write + std::io::Seek>(
+    store: &Store,
+    out: W,
+) -> Result<(), BackupError> {
+    use std::io::Write;
+    let records = backup_records(store)?;
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let mut zip = zip::ZipWriter::new(out);
+    zip.start_file("backup.json", options)?;
+    zip.write_all(json::backup(&records, &json::Files::new()).as_bytes())?;
+    let mut written = std::collections::HashSet::new();
+    if let Some(files) = store.attachments() {
+        for file in records
+            .iter()
+            .flat_map(|r| &r.messages)
+            .flat_map(|m| m.message.attachments())
+        {
+            if !written.insert(file.sha256.clone()) {
+                continue;
+            }
+            if let Ok(bytes) = files.read(&file.sha256) {
+                zip.start_file(format!("files/{}", file.sha256), options)?;
+                zip.write_all(&bytes)?;
+            }
+        }
+    }
+    zip.finish()?;
+    Ok(())
+}
+
+/// Why a `.zip` backup could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the backup could not be written: {0}")]
+    Zip(#[from] zip::result::ZipError),
+    #[error("the backup could not be written: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Every conversation with every version, oldest first.
+fn backup_records(store: &Store) -> Result<Vec<ConversationRecord>, StoreError> {
     let mut records = Vec::new();
     for summary in store.list_conversations(true)? {
         // A conversation deleted while the backup runs is simply not in it.
@@ -215,11 +270,7 @@ pub fn backup_json(store: &Store) -> Result<String, StoreError> {
         (a.conversation.created_at, &a.conversation.id)
             .cmp(&(b.conversation.created_at, &b.conversation.id))
     });
-    let files = files_of(
-        records.iter().flat_map(|r| &r.messages),
-        store.attachments(),
-    );
-    Ok(json::backup(&records, &files))
+    Ok(records)
 }
 
 /// The messages with the tool calls and their results left out (Markdown and HTML, when the

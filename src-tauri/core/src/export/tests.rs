@@ -1311,3 +1311,65 @@ fn transcripts_show_their_files_beside_them_and_an_html_page_shows_images_inline
     assert!(alone.contains("data:image/png;base64,"));
     assert!(alone.contains("Attached: boiling-points.pdf (PDF, 2 pages, 1.9 KiB)</p>"));
 }
+
+#[test]
+fn a_zip_backup_keeps_the_files_as_themselves_and_imports_back_to_the_same_history() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
+    let from = tempfile::tempdir().unwrap();
+    let store = Store::open(&from.path().join("ponder.sqlite3")).unwrap();
+    let pdf = store
+        .attachments()
+        .unwrap()
+        .put_file(&fixtures.join("boiling-points.pdf"), "b.pdf")
+        .unwrap();
+    let c = store
+        .create_conversation(NewConversation {
+            title: "Zipped".into(),
+            provider: None,
+            model: None,
+            settings: ReasoningSettings::default(),
+        })
+        .unwrap();
+    store
+        .ask_with(
+            &c.id,
+            "What boils?",
+            &[pdf.clone().attachment("b.pdf")],
+            None,
+        )
+        .unwrap();
+    let zip_path = from.path().join("backup.zip");
+    backup_zip(&store, std::fs::File::create(&zip_path).unwrap()).unwrap();
+
+    // The archive holds the JSON without base64, and the file as itself.
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(&zip_path).unwrap()).unwrap();
+    let mut json = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("backup.json").unwrap(), &mut json).unwrap();
+    assert!(!json.contains("\"files\""), "no base64 in the JSON");
+    let mut kept = Vec::new();
+    std::io::Read::read_to_end(
+        &mut archive.by_name(&format!("files/{}", pdf.sha256)).unwrap(),
+        &mut kept,
+    )
+    .unwrap();
+    assert_eq!(
+        kept,
+        std::fs::read(fixtures.join("boiling-points.pdf")).unwrap()
+    );
+
+    let to = tempfile::tempdir().unwrap();
+    let fresh = Store::open(&to.path().join("ponder.sqlite3")).unwrap();
+    let read = crate::import::read_export(&zip_path).unwrap();
+    crate::import::import_export(&fresh, &read).unwrap();
+    assert_eq!(
+        fresh.all_messages(&c.id).unwrap(),
+        store.all_messages(&c.id).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(fresh.attachments().unwrap().path(&pdf.sha256).unwrap()).unwrap(),
+        std::fs::read(fixtures.join("boiling-points.pdf")).unwrap(),
+        "the file came back"
+    );
+    assert_eq!(backup_json(&fresh).unwrap(), backup_json(&store).unwrap());
+}

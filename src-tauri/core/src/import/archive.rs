@@ -18,9 +18,40 @@ pub fn is_zip(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
 }
 
-/// The bytes of the export's conversations file, from the archive `reader`.
-pub fn conversations<R: Read + Seek>(reader: R) -> Result<Vec<u8>, ImportError> {
+/// What the archive `reader` holds to import: Ponder's own backup (`backup.json` and its
+/// files under `files/<sha256>`), or another app's export (its `conversations.json`).
+pub fn unpack<R: Read + Seek>(reader: R) -> Result<super::Export, ImportError> {
     let mut archive = zip::ZipArchive::new(reader).map_err(damaged)?;
+    if archive.index_for_name("backup.json").is_none() {
+        return Ok(super::Export {
+            json: conversations(&mut archive)?,
+            files: std::collections::HashMap::new(),
+        });
+    }
+    let json = entry(&mut archive, "backup.json", MAX_IMPORT_BYTES as u64)?;
+    let names: Vec<String> = archive
+        .file_names()
+        .filter_map(Result::ok)
+        .filter(|n| n.strip_prefix("files/").is_some_and(is_hash))
+        .map(|n| n.into_owned())
+        .collect();
+    let mut files = std::collections::HashMap::new();
+    for name in names {
+        let bytes = entry(&mut archive, &name, crate::attachments::MAX_FILE_BYTES)?;
+        files.insert(name["files/".len()..].to_owned(), bytes);
+    }
+    Ok(super::Export { json, files })
+}
+
+fn is_hash(name: &str) -> bool {
+    name.len() == 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// The bytes of the export's conversations file.
+fn conversations<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> Result<Vec<u8>, ImportError> {
     // The shallowest `conversations.json`: an export may sit in a folder of its own.
     let name = archive
         .file_names()
@@ -29,25 +60,36 @@ pub fn conversations<R: Read + Seek>(reader: R) -> Result<Vec<u8>, ImportError> 
         .min_by_key(|n| n.matches('/').count())
         .map(|n| n.into_owned())
         .ok_or(ImportError::NoConversations)?;
-    let entry = archive.by_name(&name).map_err(damaged)?;
+    entry(archive, &name, MAX_IMPORT_BYTES as u64)
+}
+
+/// One entry's bytes, refused when it declares more than `cap` or would grow more than a
+/// real export does; reading stops at the cap whatever the archive's directory says.
+fn entry<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    name: &str,
+    cap: u64,
+) -> Result<Vec<u8>, ImportError> {
+    let entry = archive.by_name(name).map_err(damaged)?;
     let size = entry.size();
-    if size > MAX_IMPORT_BYTES as u64 {
+    if size > cap {
         return Err(ImportError::TooLarge {
             size: usize::try_from(size).unwrap_or(usize::MAX),
         });
     }
-    if size > 1024 * 1024 && size / entry.compressed_size().max(1) > MAX_RATIO {
+    let ratio = size / entry.compressed_size().max(1);
+    if size > 1024 * 1024 && ratio > MAX_RATIO {
         return Err(ImportError::Bomb {
-            name,
-            ratio: size / entry.compressed_size().max(1),
+            name: name.to_owned(),
+            ratio,
         });
     }
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     entry
-        .take(MAX_IMPORT_BYTES as u64 + 1)
+        .take(cap + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| ImportError::Archive(format!("{name} could not be read: {e}")))?;
-    if bytes.len() > MAX_IMPORT_BYTES {
+    if bytes.len() as u64 > cap {
         return Err(ImportError::TooLarge { size: bytes.len() });
     }
     Ok(bytes)
@@ -81,18 +123,18 @@ mod tests {
             .unwrap()
         };
         assert_eq!(
-            conversations(fixture("chatgpt-export.zip")).unwrap(),
+            unpack(fixture("chatgpt-export.zip")).unwrap().json,
             json("chatgpt-conversations.json")
         );
         assert_eq!(
-            conversations(fixture("claude-export.zip")).unwrap(),
+            unpack(fixture("claude-export.zip")).unwrap().json,
             json("claude-conversations.json")
         );
     }
 
     #[test]
     fn a_bomb_a_cut_archive_and_one_without_conversations_are_refused_with_what_is_wrong() {
-        let err = conversations(fixture("bomb.zip")).unwrap_err();
+        let err = unpack(fixture("bomb.zip")).unwrap_err();
         assert!(
             err.to_string()
                 .contains("conversations.json would grow 1028 times"),
@@ -101,13 +143,13 @@ mod tests {
         let mut cut = Vec::new();
         fixture("chatgpt-export.zip").read_to_end(&mut cut).unwrap();
         cut.truncate(cut.len() / 2);
-        let err = conversations(std::io::Cursor::new(cut)).unwrap_err();
+        let err = unpack(std::io::Cursor::new(cut)).unwrap_err();
         assert!(
             err.to_string()
                 .starts_with("the .zip is damaged or cut short"),
             "{err}"
         );
-        let err = conversations(fixture("no-conversations.zip")).unwrap_err();
+        let err = unpack(fixture("no-conversations.zip")).unwrap_err();
         assert!(
             err.to_string().contains("holds no conversations.json"),
             "{err}"

@@ -19,6 +19,7 @@ pub(super) type Carried = (String, Vec<u8>);
 pub(super) fn referenced(
     records: &[ConversationRecord],
     files: Option<Value>,
+    beside: &HashMap<String, Vec<u8>>,
 ) -> Result<Vec<Carried>, ImportError> {
     let carried: HashMap<String, Value> = match files {
         None => HashMap::new(),
@@ -39,13 +40,17 @@ pub(super) fn referenced(
         if !taken.insert(file.sha256.clone()) {
             continue;
         }
-        let Some(data) = carried.get(&file.sha256) else {
-            continue;
+        // In the JSON as base64, or beside it in a .zip backup as itself.
+        let bytes = match (carried.get(&file.sha256), beside.get(&file.sha256)) {
+            (Some(data), _) => data
+                .as_str()
+                .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
+                .ok_or_else(|| {
+                    ImportError::Invalid(format!("files.{} is not base64", file.sha256))
+                })?,
+            (None, Some(bytes)) => bytes.clone(),
+            (None, None) => continue,
         };
-        let bytes = data
-            .as_str()
-            .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
-            .ok_or_else(|| ImportError::Invalid(format!("files.{} is not base64", file.sha256)))?;
         if crate::attachments::sha256_hex(&bytes) != file.sha256 {
             return Err(ImportError::Invalid(format!(
                 "the file {} is not the one its message refers to",

@@ -33,11 +33,19 @@ pub struct ImportReport {
     pub unchanged: usize,
 }
 
+/// An export as read from disk: its JSON, and the attached files a `.zip` backup keeps beside
+/// it (by their hashes).
+#[derive(Debug, Default)]
+pub struct Export {
+    pub json: Vec<u8>,
+    pub files: std::collections::HashMap<String, Vec<u8>>,
+}
+
 /// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
 /// (and reading at most one byte past the cap, should the file grow meanwhile). A `.zip` (a
-/// ChatGPT or Claude data export as delivered) is known by its first bytes, whatever its
-/// name, and its `conversations.json` read from it.
-pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
+/// ChatGPT or Claude data export as delivered, or Ponder's own backup) is known by its first
+/// bytes, whatever its name, and read from inside.
+pub fn read_export(path: &std::path::Path) -> Result<Export, ImportError> {
     use std::io::{Read, Seek};
     let cannot = |e: std::io::Error| ImportError::Unreadable {
         path: path.display().to_string(),
@@ -48,7 +56,7 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
     let read = file.read(&mut head).map_err(cannot)?;
     file.rewind().map_err(cannot)?;
     if archive::is_zip(&head[..read]) {
-        return archive::conversations(std::io::BufReader::new(file));
+        return archive::unpack(std::io::BufReader::new(file));
     }
     let size = file.metadata().map_err(cannot)?.len();
     if size > MAX_IMPORT_BYTES as u64 {
@@ -56,17 +64,33 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ImportError> {
             size: usize::try_from(size).unwrap_or(usize::MAX),
         });
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let mut json = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(MAX_IMPORT_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
+        .read_to_end(&mut json)
         .map_err(cannot)?;
-    Ok(bytes)
+    Ok(Export {
+        json,
+        files: std::collections::HashMap::new(),
+    })
+}
+
+/// Imports what [`read_export`] read, all or nothing (see [`import`]).
+pub fn import_export(store: &Store, export: &Export) -> Result<ImportReport, ImportError> {
+    import_with(store, &export.json, &export.files)
 }
 
 /// Imports a `ponder-conversation` or `ponder-backup` file, or a ChatGPT or Claude data export
 /// (`conversations.json`), all or nothing.
 pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
-    let (records, files) = parse_with_files(bytes)?;
+    import_with(store, bytes, &std::collections::HashMap::new())
+}
+
+fn import_with(
+    store: &Store,
+    bytes: &[u8],
+    beside: &std::collections::HashMap<String, Vec<u8>>,
+) -> Result<ImportReport, ImportError> {
+    let (records, files) = parse_with_files(bytes, beside)?;
     let foreign = is_foreign(bytes);
     // The files first: a message is never in the history without its file. Should the
     // records then be refused, the files are unreferenced and collected later.
@@ -112,19 +136,20 @@ fn is_foreign(bytes: &[u8]) -> bool {
 /// Reads and checks an export file without touching any history. What the file says is the
 /// conversation's content, never a permission: see [`as_untrusted`].
 pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
-    parse_with_files(bytes).map(|(records, _)| records)
+    parse_with_files(bytes, &std::collections::HashMap::new()).map(|(records, _)| records)
 }
 
 /// The records, and the attached files they refer to (the file's name for the messages, and
 /// its bytes), each checked against its hash and as a file Ponder sends.
 fn parse_with_files(
     bytes: &[u8],
+    beside: &std::collections::HashMap<String, Vec<u8>>,
 ) -> Result<(Vec<ConversationRecord>, Vec<files::Carried>), ImportError> {
     let (mut records, files) = parse_records(bytes)?;
     for record in &mut records {
         as_untrusted(&mut record.conversation.settings);
     }
-    let files = files::referenced(&records, files)?;
+    let files = files::referenced(&records, files, beside)?;
     Ok((records, files))
 }
 

@@ -211,7 +211,12 @@ fn both_imports_round_trip_through_ponders_own_export() {
     // The same export twice adds nothing, and says so.
     let again = import(&store, CHATGPT.as_bytes()).unwrap();
     assert_eq!(
-        (again.conversations, again.messages, again.updated, again.unchanged),
+        (
+            again.conversations,
+            again.messages,
+            again.updated,
+            again.unchanged
+        ),
         (0, 0, 0, 1)
     );
     assert_eq!(store.list_conversations(true).unwrap().len(), 3);
