@@ -445,14 +445,7 @@ fn chatgpt_and_claude_exports_import_and_their_versions_compare() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("history.sqlite3");
     let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
-    let run = |args: &[&str]| {
-        ponder_cli()
-            .arg("--db")
-            .arg(&db)
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| cli_at(&db, args);
     for (file, said) in [
         (
             "chatgpt-conversations.json",
@@ -671,14 +664,7 @@ fn the_providers_zip_exports_import_and_a_bomb_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("history.sqlite3");
     let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
-    let run = |args: &[&str]| {
-        ponder_cli()
-            .arg("--db")
-            .arg(&db)
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| cli_at(&db, args);
     for (file, code, said) in [
         (
             "bomb.zip",
@@ -788,14 +774,7 @@ fn a_zip_backup_from_the_command_line_imports_back_whole() {
     let db = dir.path().join("history.sqlite3");
     let fresh = dir.path().join("fresh.sqlite3");
     let fixtures = ponder_tests::workspace_root().join("tests/fixtures/imports");
-    let run = |db: &std::path::Path, args: &[&str]| {
-        ponder_cli()
-            .arg("--db")
-            .arg(db)
-            .args(args)
-            .output()
-            .unwrap()
-    };
+    let run = cli_at;
     let out = run(
         &db,
         &[
@@ -828,4 +807,14 @@ fn a_zip_backup_from_the_command_line_imports_back_whole() {
     );
     let json = |db: &std::path::Path| run(db, &["export", "--all"]).stdout;
     assert_eq!(json(&fresh), json(&db), "the same history");
+}
+
+/// `ponder-cli --db DB ARGS…`, run to its end.
+fn cli_at(db: &std::path::Path, args: &[&str]) -> std::process::Output {
+    ponder_cli()
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .unwrap()
 }

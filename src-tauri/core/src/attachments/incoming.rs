@@ -73,11 +73,7 @@ impl AttachmentStore {
 
     /// Where an upload's pieces go; none for an id that is not 32 lowercase hex characters.
     fn incoming(&self, upload: &str) -> Option<PathBuf> {
-        let valid = upload.len() == 32
-            && upload
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        valid.then(|| self.dir.join("incoming").join(upload))
+        super::is_lower_hex(upload, 32).then(|| self.dir.join("incoming").join(upload))
     }
 
     /// Removes uploads left unfinished (a window closed while it sent), older than `grace`.
@@ -88,10 +84,7 @@ impl AttachmentStore {
         let mut removed = 0;
         for entry in entries {
             let path = entry?.path();
-            let old = std::fs::metadata(&path)
-                .and_then(|m| m.modified())
-                .is_ok_and(|at| at.elapsed().is_ok_and(|age| age >= grace));
-            if old {
+            if super::older_than(&path, grace) {
                 std::fs::remove_file(&path)?;
                 removed += 1;
             }

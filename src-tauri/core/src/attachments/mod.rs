@@ -212,10 +212,7 @@ impl AttachmentStore {
                 let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
                     continue;
                 };
-                let settled = std::fs::metadata(&path)
-                    .and_then(|m| m.modified())
-                    .is_ok_and(|at| at.elapsed().is_ok_and(|age| age >= grace));
-                if is_hash(name) && !referenced.contains(name) && settled {
+                if is_hash(name) && !referenced.contains(name) && older_than(&path, grace) {
                     std::fs::remove_file(&path)?;
                     removed += 1;
                 }
@@ -228,6 +225,11 @@ impl AttachmentStore {
 /// What a file is, if Ponder can send it: not empty, within the cap, of a kind it knows, and
 /// whole.
 pub fn check(bytes: &[u8], name: &str) -> Result<Kind, AttachmentError> {
+    checked(bytes, name).map(|(kind, _)| kind)
+}
+
+/// What `check` finds, and an image's size, read once from its header.
+fn checked(bytes: &[u8], name: &str) -> Result<(Kind, Option<(u32, u32)>), AttachmentError> {
     let size = bytes.len() as u64;
     if size == 0 {
         return Err(AttachmentError::Empty {
@@ -243,38 +245,42 @@ pub fn check(bytes: &[u8], name: &str) -> Result<Kind, AttachmentError> {
     let kind = sniff(bytes).ok_or_else(|| AttachmentError::Unknown {
         name: name.to_owned(),
     })?;
-    check_whole(bytes, kind, name)?;
-    Ok(kind)
+    let pixels = check_whole(bytes, kind, name)?;
+    Ok((kind, pixels))
 }
 
 /// An image whose header does not read (or declares more pixels than Ponder decodes), or a
 /// PDF cut short, is refused now rather than by the provider after the upload.
-fn check_whole(bytes: &[u8], kind: Kind, name: &str) -> Result<(), AttachmentError> {
-    if kind.is_image() {
-        image::dimensions(bytes, kind).map_err(|source| AttachmentError::Damaged {
-            name: name.to_owned(),
-            source,
-        })?;
-    }
+/// An image's size is what it returns.
+fn check_whole(
+    bytes: &[u8],
+    kind: Kind,
+    name: &str,
+) -> Result<Option<(u32, u32)>, AttachmentError> {
     if kind == Kind::Pdf && !kind::pdf_ends(bytes) {
         return Err(AttachmentError::CutPdf {
             name: name.to_owned(),
         });
     }
-    Ok(())
+    if !kind.is_image() {
+        return Ok(None);
+    }
+    let size = image::dimensions(bytes, kind).map_err(|source| AttachmentError::Damaged {
+        name: name.to_owned(),
+        source,
+    })?;
+    Ok(Some((size.width, size.height)))
 }
 
 /// What `bytes` are and how they are named in the store.
 fn describe(bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
-    let kind = check(bytes, name)?;
+    let (kind, pixels) = checked(bytes, name)?;
     Ok(Stored {
         sha256: sha256_hex(bytes),
         kind,
         bytes: bytes.len() as u64,
         pages: (kind == Kind::Pdf).then(|| pdf::pages(bytes)).flatten(),
-        pixels: image::dimensions(bytes, kind)
-            .ok()
-            .map(|d| (d.width, d.height)),
+        pixels,
     })
 }
 
@@ -290,10 +296,22 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 fn is_hash(name: &str) -> bool {
-    name.len() == 64
+    is_lower_hex(name, 64)
+}
+
+/// Whether `name` is `len` lowercase hex digits: a name Ponder made, never a path.
+pub(crate) fn is_lower_hex(name: &str, len: usize) -> bool {
+    name.len() == len
         && name
             .bytes()
             .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// Whether the file at `path` was last written at least `grace` ago.
+fn older_than(path: &Path, grace: std::time::Duration) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|at| at.elapsed().is_ok_and(|age| age >= grace))
 }
 
 #[cfg(test)]

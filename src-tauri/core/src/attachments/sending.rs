@@ -22,6 +22,16 @@ impl AttachmentStore {
                 let Part::Attachment(file) = part else {
                     return true;
                 };
+                // A smaller copy made for an earlier request is sent without reading the
+                // original again: every step of a tool loop sends the history's files.
+                if let Some(edge) = limits
+                    .image_long_edge
+                    .filter(|_| file.kind.is_image() && model.reads(file.kind) != Some(false))
+                    && let Some((kind, copy)) = self.kept_copy(&file.sha256, edge)
+                {
+                    send_copy(file, kind, copy);
+                    return true;
+                }
                 file.data = self.data(file);
                 self.fit(file, model, &limits, &mut notices)
             });
@@ -109,17 +119,19 @@ impl AttachmentStore {
                 if let Some(edge) = limits.image_long_edge
                     && let Some((kind, smaller)) = self.smaller(&file.sha256, bytes, kind, edge)
                 {
-                    file.kind = kind;
-                    file.bytes = smaller.len() as u64;
-                    file.pixels = image::dimensions(&smaller, kind)
-                        .ok()
-                        .map(|d| (d.width, d.height));
-                    file.data = Some(Payload::Bytes(smaller));
+                    send_copy(file, kind, smaller);
                 }
                 true
             }
             _ => true,
         }
+    }
+
+    /// The smaller copy of an image kept for an earlier request, if there is one.
+    fn kept_copy(&self, sha256: &str, edge: u32) -> Option<(Kind, Arc<[u8]>)> {
+        let copy = std::fs::read(self.dir.join(format!("sent-{edge}")).join(sha256)).ok()?;
+        let kind = sniff(&copy).filter(|k| k.is_image())?;
+        Some((kind, copy.into()))
     }
 
     /// A copy of an image whose long edge is at most `edge`, made the first time and kept;
@@ -131,12 +143,10 @@ impl AttachmentStore {
         kind: Kind,
         edge: u32,
     ) -> Option<(Kind, Arc<[u8]>)> {
-        let kept = self.dir.join(format!("sent-{edge}")).join(sha256);
-        if let Ok(copy) = std::fs::read(&kept)
-            && let Some(kind) = sniff(&copy).filter(|k| k.is_image())
-        {
-            return Some((kind, copy.into()));
+        if let Some(kept) = self.kept_copy(sha256, edge) {
+            return Some(kept);
         }
+        let kept = self.dir.join(format!("sent-{edge}")).join(sha256);
         let small = image::smaller(bytes, kind, edge).ok()??;
         if let Some(folder) = kept.parent()
             && std::fs::create_dir_all(folder).is_ok()
@@ -159,11 +169,14 @@ pub fn check_request(
         .iter()
         .flat_map(Message::attachments)
         .filter_map(|file| {
+            // Its size as sent: stored with it, or read from the copy made to send.
             let long_edge = match &file.data {
                 Some(Payload::Bytes(bytes)) if file.kind.is_image() => {
-                    image::dimensions(bytes, file.kind)
-                        .ok()
-                        .map(|d| d.long_edge())
+                    file.pixels.map(|(w, h)| w.max(h)).or_else(|| {
+                        image::dimensions(bytes, file.kind)
+                            .ok()
+                            .map(|d| d.long_edge())
+                    })
                 }
                 _ => None,
             };
@@ -182,4 +195,14 @@ pub fn check_request(
         })
         .collect();
     limits::of(&model.provider.id).check(&model.provider.name, &files, other_bytes)
+}
+
+/// Makes `file` the smaller copy that goes instead of it (the original stays stored).
+fn send_copy(file: &mut Attachment, kind: Kind, copy: Arc<[u8]>) {
+    file.kind = kind;
+    file.bytes = copy.len() as u64;
+    file.pixels = image::dimensions(&copy, kind)
+        .ok()
+        .map(|d| (d.width, d.height));
+    file.data = Some(Payload::Bytes(copy));
 }

@@ -462,6 +462,17 @@ fn a_large_image_goes_smaller_where_the_provider_takes_less_and_a_pdf_goes_as_te
             .join(&big.sha256)
             .exists()
     );
+    // The next request sends the kept copy as it is.
+    let mut again = question();
+    assert!(store.load_for(&mut again, &claude).is_empty());
+    assert_eq!(
+        image_of(&again).map(|d| (d.width, d.height)),
+        Some((1568, 784))
+    );
+    assert_eq!(
+        again[0].attachments().next().unwrap().pixels,
+        Some((1568, 784))
+    );
     assert_eq!(
         sha256_hex(&store.read(&big.sha256).unwrap()),
         big.sha256,

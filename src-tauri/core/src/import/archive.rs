@@ -32,7 +32,10 @@ pub fn unpack<R: Read + Seek>(reader: R) -> Result<super::Export, ImportError> {
     let names: Vec<String> = archive
         .file_names()
         .filter_map(Result::ok)
-        .filter(|n| n.strip_prefix("files/").is_some_and(is_hash))
+        .filter(|n| {
+            n.strip_prefix("files/")
+                .is_some_and(|h| crate::attachments::is_lower_hex(h, 64))
+        })
         .map(|n| n.into_owned())
         .collect();
     let mut files = std::collections::HashMap::new();
@@ -41,13 +44,6 @@ pub fn unpack<R: Read + Seek>(reader: R) -> Result<super::Export, ImportError> {
         files.insert(name["files/".len()..].to_owned(), bytes);
     }
     Ok(super::Export { json, files })
-}
-
-fn is_hash(name: &str) -> bool {
-    name.len() == 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The bytes of the export's conversations file.
