@@ -47,6 +47,8 @@ pub struct AppState {
     pub copilot: Arc<ponder_core::providers::copilot::TokenCache>,
     /// The GitHub sign-in waiting for its code to be entered, to stop it.
     pub sign_in: Mutex<Option<CancellationToken>>,
+    /// The import under way, to cancel it; one at a time.
+    pub importing: Mutex<Option<Arc<AtomicBool>>>,
 }
 
 /// Which built-in providers have a key, looked up all at once.
@@ -101,6 +103,7 @@ impl AppState {
             prices: RwLock::new(Arc::default()),
             copilot: Arc::default(),
             sign_in: Mutex::new(None),
+            importing: Mutex::new(None),
         })
     }
 

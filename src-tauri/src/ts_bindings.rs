@@ -35,7 +35,8 @@ use ponder_core::store::{
 
 use crate::commands::chat::Sent;
 use crate::commands::copilot::{DeviceCodeView, SignInEvent};
-use crate::commands::export::{Exported, Format, Imported, ThoughtsMode};
+use crate::commands::export::{Exported, Format, ThoughtsMode};
+use crate::commands::import::{ImportProgress, Imported};
 use crate::commands::secrets::KeyringStatus;
 use crate::commands::settings::PurgeReport;
 use crate::error::{IpcError, IpcErrorCode};
@@ -133,6 +134,7 @@ fn generated() -> String {
         declare::<PurgeReport>(),
         declare::<Exported>(),
         declare::<Imported>(),
+        declare::<ImportProgress>(),
         declare::<Format>(),
         declare::<ThoughtsMode>(),
         declare::<About>(),

@@ -33,6 +33,7 @@
 //                                    attach_bytes's also with its headers
 //   keysSeen                         how many keys were stored (their values are never kept)
 //   settings()                       the settings as the backend holds them
+//   importStep()                     the next step of an import held by options.importHold
 
 export function installFakeBackend(win, mockIPC, options = {}) {
   const speed = options.speed ?? 1;
@@ -1241,9 +1242,34 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     },
     // Called through mockIPC alone (no headers), the file has no name, as in the backend.
     attach_bytes: (body) => attachBytes(body),
-    import_file: () => {
-      conversation('Imported from ChatGPT', now(), [userMessage('An imported question', now())]);
-      return { conversations: 1, messages: 1, updated: 0, unchanged: 0 };
+    // An export of 40 MB read 4 MB at a time, 250 conversations a step, each step after
+    // options.importStepMs (or until window.__fake.importStep() while options.importHold);
+    // cancel_import stops it after the step under way, keeping the conversations read.
+    import_file: ({ onEvent }) =>
+      new Promise((resolve) => {
+        const send = /** @type {any} */ (channelSender(onEvent));
+        const total = 40e6;
+        let read = 0;
+        fake.importCancelled = false;
+        const finish = (cancelled) => {
+          const n = Math.round((read / total) * 10);
+          for (let i = 0; i < n; i++) conversation(`Imported from ChatGPT ${i + 1}`, now(), [userMessage('An imported question', now())]);
+          resolve({ conversations: n, messages: n, updated: 0, unchanged: 0, cancelled });
+        };
+        const step = () => {
+          if (fake.importCancelled) return finish(true);
+          read = Math.min(total, read + 4e6);
+          send({ read, total, conversations: Math.round((read / total) * 2500) });
+          if (read >= total) return finish(false);
+          if (options.importHold) fake.importStep = step;
+          else setTimeout(step, options.importStepMs ?? 30);
+        };
+        setTimeout(step, 0);
+      }),
+    cancel_import: () => {
+      fake.importCancelled = true;
+      if (options.importHold) fake.importStep?.();
+      return null;
     },
   };
 

@@ -165,15 +165,6 @@ pub struct ExportArgs {
     output: Option<std::path::PathBuf>,
 }
 
-#[derive(Debug, Args)]
-pub struct ImportArgs {
-    /// Print one JSON object (`{"conversations": N, "messages": N}`) instead of a sentence.
-    #[arg(long)]
-    json: bool,
-    /// A conversation or a backup exported as JSON.
-    file: std::path::PathBuf,
-}
-
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum Format {
     /// Markdown.
@@ -271,42 +262,4 @@ fn transcript(
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", folder.display()))?;
     }
     Ok(text)
-}
-
-pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
-    let export = ponder_core::import::read_export(&args.file).map_err(|e| match e {
-        ponder_core::import::ImportError::Unreadable { .. } => Usage(e.to_string()),
-        other => Usage(format!("{}: {other}", args.file.display())),
-    })?;
-    let report = ponder_core::import::import_export(store, &export)
-        .map_err(|e| Usage(format!("{}: {e}", args.file.display())))?;
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let report = json!({
-            "conversations": report.conversations,
-            "messages": report.messages,
-            "updated": report.updated,
-            "unchanged": report.unchanged,
-        });
-        writeln!(out, "{report}")?;
-    } else {
-        let mut line = format!(
-            "Imported {} conversation(s) with {} message(s).",
-            report.conversations, report.messages
-        );
-        if report.updated > 0 {
-            line.push_str(&format!(
-                " {} already here had new messages.",
-                report.updated
-            ));
-        }
-        if report.unchanged > 0 {
-            line.push_str(&format!(
-                " {} already here were unchanged.",
-                report.unchanged
-            ));
-        }
-        writeln!(out, "{line}")?;
-    }
-    Ok(())
 }

@@ -2,6 +2,7 @@
 
 mod chat;
 mod history;
+mod import;
 mod login;
 mod mcp;
 mod printer;
@@ -67,7 +68,7 @@ enum Command {
     Export(history::ExportArgs),
     /// Import a conversation or a backup exported as JSON, or a ChatGPT or Claude data export
     /// (the .zip as delivered, or its conversations.json).
-    Import(history::ImportArgs),
+    Import(import::ImportArgs),
     /// The MCP servers of the desktop app's settings: list them, list a server's tools, call one.
     Mcp(mcp::McpArgs),
     /// Check the history database (SQLite's integrity check); exit 1 when it finds damage.
@@ -229,7 +230,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Search(args) => history::search(args, &store()?)?,
         Command::PurgeThoughts(args) => history::purge_thoughts(args, &store()?)?,
         Command::Export(args) => history::export(args, &store()?)?,
-        Command::Import(args) => history::import(args, &store()?)?,
+        Command::Import(args) => import::import(args, &store()?)?,
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Export and import through the system's save and open dialogs.
+//! Export through the system's save dialog.
 
 use ponder_core::export::{self, Thoughts};
 use serde::{Deserialize, Serialize};
@@ -114,57 +114,6 @@ pub async fn export_conversation(
     Ok(Exported {
         path: Some(path.display().to_string()),
     })
-}
-
-#[derive(Debug, Serialize)]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub struct Imported {
-    conversations: usize,
-    messages: usize,
-    /// Of an export imported before: conversations with new messages, and those unchanged.
-    updated: usize,
-    unchanged: usize,
-}
-
-#[tauri::command]
-#[tracing::instrument(skip_all, err(level = "warn"))]
-pub async fn import_file(
-    app: AppHandle,
-    state: State<'_, AppState>,
-) -> Result<Option<Imported>, IpcError> {
-    let Some(path) = app
-        .dialog()
-        .file()
-        .add_filter("Ponder, ChatGPT or Claude export", &["json", "zip"])
-        .blocking_pick_file()
-    else {
-        return Ok(None);
-    };
-    let path = path.into_path().map_err(|e| {
-        IpcError::new(
-            IpcErrorCode::InvalidInput,
-            format!("cannot open that file: {e}"),
-        )
-    })?;
-    let store = state.store()?;
-    // The size is checked before the file is read: a huge file is refused, not loaded.
-    let export = ponder_core::import::read_export(&path).map_err(|e| match e {
-        ponder_core::import::ImportError::Unreadable { .. } => {
-            IpcError::new(IpcErrorCode::Storage, e.to_string())
-        }
-        other => IpcError::new(
-            IpcErrorCode::InvalidInput,
-            format!("{}: {other}", path.display()),
-        ),
-    })?;
-    let report = ponder_core::import::import_export(&store, &export)
-        .map_err(|e| IpcError::new(IpcErrorCode::InvalidInput, e.to_string()))?;
-    Ok(Some(Imported {
-        conversations: report.conversations,
-        messages: report.messages,
-        updated: report.updated,
-        unchanged: report.unchanged,
-    }))
 }
 
 fn file_stem(title: &str) -> String {

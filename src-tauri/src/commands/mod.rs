@@ -7,6 +7,7 @@ pub mod chat;
 pub mod conversations;
 pub mod copilot;
 pub mod export;
+pub mod import;
 pub mod mcp;
 pub mod models;
 pub mod secrets;

@@ -2,6 +2,7 @@
 import { importSummary } from './format';
 import { AppError, ipc } from './ipc';
 import { markFirst } from './perf';
+import type { ImportProgress } from './ipc-generated';
 import type { ConversationSummary, ConversationView, SearchHit } from './types';
 import type { Ui } from './ui.svelte';
 
@@ -9,6 +10,10 @@ export class ConversationsState {
   list = $state.raw<ConversationSummary[]>([]);
   /** Whether the list was read once (even empty, even failed). */
   read = $state(false);
+  /** The import under way, from its first report until it ends. */
+  importing = $state.raw<ImportProgress | null>(null);
+  /** Cancel was asked for; the import stops after the conversation it is reading. */
+  cancelling = $state(false);
 
   constructor(private readonly ui: Ui) {}
 
@@ -66,12 +71,29 @@ export class ConversationsState {
   }
 
   async importFile(): Promise<void> {
+    if (this.importing) return;
+    this.cancelling = false;
     try {
-      const report = await ipc.importFile();
+      const report = await ipc.importFile((progress) => (this.importing = progress));
       if (!report) return;
-      this.ui.say(importSummary(report), 6000);
-      await this.refresh();
+      this.ui.say(report.cancelled ? `Import cancelled. ${importSummary(report)}` : importSummary(report), 8000);
     } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    } finally {
+      this.importing = null;
+      this.cancelling = false;
+    }
+    // A failure or a cancel keeps the conversations read before it: the list shows them.
+    await this.refresh();
+  }
+
+  async cancelImport(): Promise<void> {
+    if (!this.importing || this.cancelling) return;
+    this.cancelling = true;
+    try {
+      await ipc.cancelImport();
+    } catch (raw) {
+      this.cancelling = false;
       this.ui.error = AppError.from(raw);
     }
   }

@@ -282,7 +282,11 @@ export type Exported = { path: string | null, };
 
 export type Imported = { conversations: number, messages: number, 
 /** Of an export imported before: conversations with new messages, and those unchanged. */
-updated: number, unchanged: number, };
+updated: number, unchanged: number, 
+/** Stopped by the user: what is above was imported and stays. */
+cancelled: boolean, };
+
+export type ImportProgress = { read: number, total: number | null, conversations: number, };
 
 export type Format = "md" | "json" | "html";
 
@@ -445,7 +449,8 @@ export interface Commands {
   copilot_sign_in: { args: Record<string, never>; result: DeviceCodeView; events: SignInEvent };
   copilot_cancel_sign_in: { args: Record<string, never>; result: null };
   export_conversation: { args: { id: string; format: Format; thoughts: ThoughtsMode; tools: boolean; everyVersion?: boolean | null }; result: Exported };
-  import_file: { args: Record<string, never>; result: Imported | null };
+  import_file: { args: Record<string, never>; result: Imported | null; events: ImportProgress };
+  cancel_import: { args: Record<string, never>; result: null };
   mcp_status: { args: Record<string, never>; result: Array<ServerStatus> };
   mcp_test: { args: { id: string }; result: Array<ToolInfo> };
   mcp_tools: { args: Record<string, never>; result: Array<ServerTools> };

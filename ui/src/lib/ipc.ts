@@ -256,5 +256,12 @@ export const ipc = {
   purgeThoughts: (olderThanDays: number) => call('purge_thoughts', { olderThanDays }),
   exportConversation: (id: string, format: ExportFormat, thoughts: ExportThoughts, tools = true, everyVersion = false) =>
     call('export_conversation', { id, format, thoughts, tools, everyVersion }),
-  importFile: () => call('import_file'),
+  /**
+   * Asks for a file and imports it; `onProgress` hears how far it has come a few times a
+   * second. Resolves to the summary (`cancelled` when stopped), or null when no file was picked.
+   */
+  importFile: (onProgress: (progress: Ipc.ImportProgress) => void) =>
+    send<Ipc.Imported | null>('import_file', { onEvent: new Channel<Ipc.ImportProgress>(onProgress) }),
+  /** Stops the import under way after the conversation it is reading. */
+  cancelImport: () => call('cancel_import'),
 };

@@ -719,7 +719,7 @@ fn rejected(bytes: &[u8], says: &[&str]) -> ImportError {
     }
     assert_eq!(counts(&store), before, "{message}: the store changed");
     assert_eq!(store.integrity_check().unwrap(), "ok");
-    err
+    *err.error
 }
 
 #[test]
@@ -848,7 +848,7 @@ fn a_conversation_already_in_the_history_is_rejected() {
     let (store, _) = store_with(&[primes()]);
     let before = counts(&store);
     let err = import(&store, primes_file().as_bytes()).unwrap_err();
-    assert!(matches!(err, ImportError::ConversationExists { .. }));
+    assert!(matches!(*err.error, ImportError::ConversationExists { .. }));
     assert_eq!(
         err.to_string(),
         "the conversation \"Primes, by hand\" is already in your history; nothing was imported"
@@ -863,7 +863,10 @@ fn a_conversation_already_in_the_history_is_rejected() {
         }
     });
     let err = import(&store, &copy).unwrap_err();
-    assert!(matches!(err, ImportError::MessageExists { .. }), "{err}");
+    assert!(
+        matches!(*err.error, ImportError::MessageExists { .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("already in your history"));
     assert_eq!(counts(&store), before);
     assert!(store.conversation("copy").is_err(), "nothing was written");
@@ -1360,8 +1363,7 @@ fn a_zip_backup_keeps_the_files_as_themselves_and_imports_back_to_the_same_histo
 
     let to = tempfile::tempdir().unwrap();
     let fresh = Store::open(&to.path().join("ponder.sqlite3")).unwrap();
-    let read = crate::import::read_export(&zip_path).unwrap();
-    crate::import::import_export(&fresh, &read).unwrap();
+    crate::import::import_file(&fresh, &zip_path, &mut crate::import::Watch::default()).unwrap();
     assert_eq!(
         fresh.all_messages(&c.id).unwrap(),
         store.all_messages(&c.id).unwrap()

@@ -18,17 +18,55 @@ pub fn is_zip(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
 }
 
-/// What the archive `reader` holds to import: Ponder's own backup (`backup.json` and its
-/// files under `files/<sha256>`), or another app's export (its `conversations.json`).
-pub fn unpack<R: Read + Seek>(reader: R) -> Result<super::Export, ImportError> {
-    let mut archive = zip::ZipArchive::new(reader).map_err(damaged)?;
-    if archive.index_for_name("backup.json").is_none() {
-        return Ok(super::Export {
-            json: conversations(&mut archive)?,
-            files: std::collections::HashMap::new(),
-        });
+/// Imports what the archive `reader` holds: Ponder's own backup (`backup.json` and its files
+/// under `files/<sha256>`), all or nothing; or another app's export, its `conversations.json`
+/// read as it is inflated.
+pub fn import<R: Read + Seek>(
+    store: &crate::store::Store,
+    open: impl Fn() -> std::io::Result<R>,
+    watch: &mut super::Watch<'_>,
+) -> Result<super::ImportReport, super::Interrupted> {
+    let unreadable = |e: std::io::Error| ImportError::Archive(e.to_string());
+    let mut archive = zip::ZipArchive::new(open().map_err(unreadable)?).map_err(damaged)?;
+    if archive.index_for_name("backup.json").is_some() {
+        let export = backup(&mut archive)?;
+        return Ok(super::import_with(store, &export.json, &export.files)?);
     }
-    let json = entry(&mut archive, "backup.json", MAX_IMPORT_BYTES as u64)?;
+    let name = conversations_name(&archive)?;
+    let index = archive
+        .index_for_name(&name)
+        .ok_or(ImportError::NoConversations)?;
+    let entry = checked(&mut archive, index, u64::MAX)?;
+    let total = entry.size();
+    let reader = std::io::BufReader::with_capacity(
+        256 * 1024,
+        Declared {
+            inner: entry,
+            left: total,
+            name: name.clone(),
+        },
+    );
+    // The files beside the conversations are read from a second reading of the archive, as
+    // the conversations file streams from the first.
+    match store.attachments() {
+        Some(files) => {
+            let beside = zip::ZipArchive::new(open().map_err(unreadable)?).map_err(damaged)?;
+            let mut assets = super::assets::ZipAssets::new(beside, files);
+            super::stream::import(store, reader, Some(total), &mut assets, watch)
+        }
+        None => super::stream::import(
+            store,
+            reader,
+            Some(total),
+            &mut super::assets::NoAssets,
+            watch,
+        ),
+    }
+}
+
+/// Ponder's own backup: `backup.json`, and each file under `files/<sha256>`.
+fn backup<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> Result<super::Export, ImportError> {
+    let json = entry(archive, "backup.json", MAX_IMPORT_BYTES as u64)?;
     let names: Vec<String> = archive
         .file_names()
         .filter_map(Result::ok)
@@ -40,33 +78,32 @@ pub fn unpack<R: Read + Seek>(reader: R) -> Result<super::Export, ImportError> {
         .collect();
     let mut files = std::collections::HashMap::new();
     for name in names {
-        let bytes = entry(&mut archive, &name, crate::attachments::MAX_FILE_BYTES)?;
+        let bytes = entry(archive, &name, crate::attachments::MAX_FILE_BYTES)?;
         files.insert(name["files/".len()..].to_owned(), bytes);
     }
     Ok(super::Export { json, files })
 }
 
-/// The bytes of the export's conversations file.
-fn conversations<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> Result<Vec<u8>, ImportError> {
-    // The shallowest `conversations.json`: an export may sit in a folder of its own.
-    let name = archive
+/// The name of the export's conversations file: the shallowest `conversations.json`, as an
+/// export may sit in a folder of its own.
+fn conversations_name<R: Read + Seek>(archive: &zip::ZipArchive<R>) -> Result<String, ImportError> {
+    archive
         .file_names()
         .filter_map(Result::ok)
         .filter(|n| n == "conversations.json" || n.ends_with("/conversations.json"))
         .min_by_key(|n| n.matches('/').count())
         .map(|n| n.into_owned())
-        .ok_or(ImportError::NoConversations)?;
-    entry(archive, &name, MAX_IMPORT_BYTES as u64)
+        .ok_or(ImportError::NoConversations)
 }
 
-/// One entry's bytes, refused when it declares more than `cap` or would grow more than a
-/// real export does; reading stops at the cap whatever the archive's directory says.
-fn entry<R: Read + Seek>(
+/// The entry at `index`, to read, refused when it declares more than `cap` or would grow more
+/// than a real export does.
+fn checked<R: Read + Seek>(
     archive: &mut zip::ZipArchive<R>,
-    name: &str,
+    index: usize,
     cap: u64,
-) -> Result<Vec<u8>, ImportError> {
-    let entry = archive.by_name(name).map_err(damaged)?;
+) -> Result<zip::read::ZipFile<'_, R>, ImportError> {
+    let entry = archive.by_index(index).map_err(damaged)?;
     let size = entry.size();
     if size > cap {
         return Err(ImportError::TooLarge {
@@ -76,11 +113,35 @@ fn entry<R: Read + Seek>(
     let ratio = size / entry.compressed_size().max(1);
     if size > 1024 * 1024 && ratio > MAX_RATIO {
         return Err(ImportError::Bomb {
-            name: name.to_owned(),
+            name: entry_name(&entry),
             ratio,
         });
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    Ok(entry)
+}
+
+/// The bytes of the entry named `name` (see [`checked`]).
+fn entry<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    name: &str,
+    cap: u64,
+) -> Result<Vec<u8>, ImportError> {
+    let index = archive
+        .index_for_name(name)
+        .ok_or_else(|| ImportError::Archive(format!("{name} is not in it")))?;
+    entry_at(archive, index, cap)
+}
+
+/// The bytes of the entry at `index` (see [`checked`]); reading stops at the cap whatever the
+/// archive's directory says.
+pub(super) fn entry_at<R: Read + Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    index: usize,
+    cap: u64,
+) -> Result<Vec<u8>, ImportError> {
+    let entry = checked(archive, index, cap)?;
+    let name = entry_name(&entry);
+    let mut bytes = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0));
     entry
         .take(cap + 1)
         .read_to_end(&mut bytes)
@@ -89,6 +150,35 @@ fn entry<R: Read + Seek>(
         return Err(ImportError::TooLarge { size: bytes.len() });
     }
     Ok(bytes)
+}
+
+fn entry_name<R: Read>(entry: &zip::read::ZipFile<'_, R>) -> String {
+    entry
+        .name()
+        .map(|n| n.into_owned())
+        .unwrap_or_else(|_| "an entry".to_owned())
+}
+
+/// An entry that may not grow past the size the archive's directory declares, which the bomb
+/// check was made on.
+struct Declared<R> {
+    inner: R,
+    left: u64,
+    name: String,
+}
+
+impl<R: Read> Read for Declared<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} holds more than the archive says it does", self.name),
+            ));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
 }
 
 fn damaged(e: zip::result::ZipError) -> ImportError {
@@ -108,6 +198,17 @@ mod tests {
         .unwrap()
     }
 
+    fn unpack<R: Read + Seek + Clone>(
+        reader: R,
+    ) -> Result<super::super::ImportReport, super::super::Interrupted> {
+        let store = crate::store::Store::open_in_memory().unwrap();
+        import(
+            &store,
+            || Ok(reader.clone()),
+            &mut super::super::Watch::default(),
+        )
+    }
+
     #[test]
     fn the_conversations_file_is_found_in_each_providers_archive() {
         let json = |name: &str| {
@@ -118,19 +219,72 @@ mod tests {
             )
             .unwrap()
         };
+        for (zip, inside) in [
+            ("chatgpt-export.zip", "chatgpt-conversations.json"),
+            ("claude-export.zip", "claude-conversations.json"),
+        ] {
+            let mut archive = zip::ZipArchive::new(fixture(zip)).unwrap();
+            let name = conversations_name(&archive).unwrap();
+            let index = archive.index_for_name(&name).unwrap();
+            let mut read = Vec::new();
+            checked(&mut archive, index, u64::MAX)
+                .unwrap()
+                .read_to_end(&mut read)
+                .unwrap();
+            assert_eq!(read, json(inside));
+        }
+    }
+
+    #[test]
+    fn a_chatgpt_archive_keeps_the_image_a_question_was_asked_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/imports/chatgpt-export.zip");
+        let report =
+            super::super::import_file(&store, &path, &mut super::super::Watch::default()).unwrap();
+        assert_eq!(report.conversations, 1);
+        let [c] = &store.list_conversations(true).unwrap()[..] else {
+            panic!()
+        };
+        let files: Vec<crate::chat::Attachment> = store
+            .all_messages(&c.id)
+            .unwrap()
+            .iter()
+            .flat_map(|m| m.message.attachments().cloned().collect::<Vec<_>>())
+            .collect();
+        let whiteboard = std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures/attachments/whiteboard.png"),
+        )
+        .unwrap();
+        let [file] = &files[..] else {
+            panic!("{files:?}")
+        };
+        assert_eq!(file.name, "whiteboard.png");
+        assert_eq!(file.sha256, crate::attachments::sha256_hex(&whiteboard));
         assert_eq!(
-            unpack(fixture("chatgpt-export.zip")).unwrap().json,
-            json("chatgpt-conversations.json")
+            store.attachments().unwrap().read(&file.sha256).unwrap(),
+            whiteboard
         );
-        assert_eq!(
-            unpack(fixture("claude-export.zip")).unwrap().json,
-            json("claude-conversations.json")
+        // Its place holds the file now, not a mark.
+        assert!(
+            !store
+                .all_messages(&c.id)
+                .unwrap()
+                .iter()
+                .any(|m| m.message.text().contains("not in the export"))
         );
     }
 
     #[test]
     fn a_bomb_a_cut_archive_and_one_without_conversations_are_refused_with_what_is_wrong() {
-        let err = unpack(fixture("bomb.zip")).unwrap_err();
+        let bytes = |name: &str| {
+            let mut all = Vec::new();
+            fixture(name).read_to_end(&mut all).unwrap();
+            std::io::Cursor::new(all)
+        };
+        let err = unpack(bytes("bomb.zip")).unwrap_err();
         assert!(
             err.to_string()
                 .contains("conversations.json would grow 1028 times"),
@@ -145,7 +299,7 @@ mod tests {
                 .starts_with("the .zip is damaged or cut short"),
             "{err}"
         );
-        let err = unpack(fixture("no-conversations.zip")).unwrap_err();
+        let err = unpack(bytes("no-conversations.zip")).unwrap_err();
         assert!(
             err.to_string().contains("holds no conversations.json"),
             "{err}"

@@ -5,8 +5,14 @@ use crate::store::{InsertError, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    #[error("the file is {size} bytes ({mib:.1} MiB); Ponder imports files of at most 256 MiB", mib = *.size as f64 / 1_048_576.0)]
+    #[error("the file is {size} bytes ({mib:.1} MiB); Ponder reads its own exports and backups of at most 256 MiB (a ChatGPT or Claude export may be any size)", mib = *.size as f64 / 1_048_576.0)]
     TooLarge { size: usize },
+    #[error(
+        "conversation [{index}] is over {max_mib} MiB, more than any real conversation; the file is damaged or not an export"
+    )]
+    ItemTooLarge { index: usize, max_mib: usize },
+    #[error("the import was cancelled")]
+    Cancelled,
     #[error("cannot read {path}: {reason}")]
     Unreadable { path: String, reason: String },
     #[error("the file is empty")]
@@ -23,7 +29,7 @@ pub enum ImportError {
         "the file is cut short (it ends inside the JSON, at line {line}); it was not saved completely"
     )]
     Truncated { line: usize },
-    #[error("the file is not JSON, so not a Ponder export: {0}")]
+    #[error("the file is not JSON, so neither a Ponder export nor a ChatGPT or Claude one: {0}")]
     NotJson(String),
     #[error("not a Ponder export: {0}")]
     NotPonder(String),

@@ -1,6 +1,7 @@
-//! Reading an exported conversation or a backup back into the history. Everything is checked
-//! before anything is written, and the write is one transaction: a bad file changes nothing,
-//! and a backup imports all or nothing.
+//! Reading an exported conversation or a backup back into the history, or another app's whole
+//! history. Ponder's own files are checked whole before anything is written, in one
+//! transaction: a bad file changes nothing. Another app's export (any size) is read and written
+//! a conversation at a time, each whole or not at all (see [`stream`]).
 
 use std::collections::HashSet;
 
@@ -9,19 +10,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod archive;
+mod assets;
 mod error;
 mod files;
 mod foreign;
+mod items;
+mod stream;
 
 pub use error::ImportError;
+pub use stream::{Interrupted, Progress, Watch};
 
 use crate::export::{BACKUP_FORMAT, CONVERSATION_FORMAT, FORMAT_VERSION};
 use crate::store::{Conversation, ConversationRecord, Store, StoredMessage};
 
-/// The largest file import reads: 256 MiB.
+/// The largest Ponder file import reads: 256 MiB. Another app's export is read as a stream and
+/// has no such limit, only one on each conversation in it.
 pub const MAX_IMPORT_BYTES: usize = 256 * 1024 * 1024;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct ImportReport {
     /// Conversations the history did not have, and the messages added (to those and to the
     /// conversations already there).
@@ -33,20 +39,24 @@ pub struct ImportReport {
     pub unchanged: usize,
 }
 
-/// An export as read from disk: its JSON, and the attached files a `.zip` backup keeps beside
-/// it (by their hashes).
+/// A Ponder backup as read from a `.zip`: its JSON, and the attached files kept beside it (by
+/// their hashes).
 #[derive(Debug, Default)]
-pub struct Export {
+struct Export {
     pub json: Vec<u8>,
     pub files: std::collections::HashMap<String, Vec<u8>>,
 }
 
-/// Reads an export file from disk, refusing one over [`MAX_IMPORT_BYTES`] before reading it
-/// (and reading at most one byte past the cap, should the file grow meanwhile). A `.zip` (a
-/// ChatGPT or Claude data export as delivered, or Ponder's own backup) is known by its first
-/// bytes, whatever its name, and read from inside.
-pub fn read_export(path: &std::path::Path) -> Result<Export, ImportError> {
-    use std::io::{Read, Seek};
+/// Imports the file at `path`: a `.zip` (a ChatGPT or Claude data export as delivered, or
+/// Ponder's own backup) known by its first bytes whatever its name, another app's
+/// `conversations.json` read as a stream, or a Ponder file, refused over [`MAX_IMPORT_BYTES`]
+/// before it is read.
+pub fn import_file(
+    store: &Store,
+    path: &std::path::Path,
+    watch: &mut Watch<'_>,
+) -> Result<ImportReport, Interrupted> {
+    use std::io::{BufRead, Read, Seek};
     let cannot = |e: std::io::Error| ImportError::Unreadable {
         path: path.display().to_string(),
         reason: e.to_string(),
@@ -56,33 +66,58 @@ pub fn read_export(path: &std::path::Path) -> Result<Export, ImportError> {
     let read = file.read(&mut head).map_err(cannot)?;
     file.rewind().map_err(cannot)?;
     if archive::is_zip(&head[..read]) {
-        return archive::unpack(std::io::BufReader::new(file));
+        drop(file);
+        let open = || std::fs::File::open(path).map(std::io::BufReader::new);
+        return archive::import(store, open, watch);
     }
     let size = file.metadata().map_err(cannot)?.len();
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+    match first_byte(reader.fill_buf().map_err(cannot)?) {
+        Some(b'[') => {
+            return stream::import(store, reader, Some(size), &mut assets::NoAssets, watch);
+        }
+        Some(b'{') => {}
+        // Not JSON at all: said before the size, which would not be the problem.
+        Some(byte) if size > MAX_IMPORT_BYTES as u64 => {
+            return Err(ImportError::NotJson(format!(
+                "it begins with the byte 0x{byte:02x}, where a list or an object should be"
+            ))
+            .into());
+        }
+        _ => {}
+    }
     if size > MAX_IMPORT_BYTES as u64 {
         return Err(ImportError::TooLarge {
             size: usize::try_from(size).unwrap_or(usize::MAX),
-        });
+        }
+        .into());
     }
     let mut json = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(MAX_IMPORT_BYTES as u64 + 1)
+    reader
+        .take(MAX_IMPORT_BYTES as u64 + 1)
         .read_to_end(&mut json)
         .map_err(cannot)?;
-    Ok(Export {
-        json,
-        files: std::collections::HashMap::new(),
-    })
+    import(store, &json)
 }
 
-/// Imports what [`read_export`] read, all or nothing (see [`import`]).
-pub fn import_export(store: &Store, export: &Export) -> Result<ImportReport, ImportError> {
-    import_with(store, &export.json, &export.files)
-}
-
-/// Imports a `ponder-conversation` or `ponder-backup` file, or a ChatGPT or Claude data export
-/// (`conversations.json`), all or nothing.
-pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, ImportError> {
-    import_with(store, bytes, &std::collections::HashMap::new())
+/// Imports a `ponder-conversation` or `ponder-backup` file (all or nothing), or a ChatGPT or
+/// Claude data export (`conversations.json`, a conversation at a time).
+pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, Interrupted> {
+    if is_foreign(bytes) {
+        let total = Some(bytes.len() as u64);
+        return stream::import(
+            store,
+            bytes,
+            total,
+            &mut assets::NoAssets,
+            &mut Watch::default(),
+        );
+    }
+    Ok(import_with(
+        store,
+        bytes,
+        &std::collections::HashMap::new(),
+    )?)
 }
 
 fn import_with(
@@ -91,7 +126,6 @@ fn import_with(
     beside: &std::collections::HashMap<String, Vec<u8>>,
 ) -> Result<ImportReport, ImportError> {
     let (records, files) = parse_with_files(bytes, beside)?;
-    let foreign = is_foreign(bytes);
     // The files first: a message is never in the history without its file. Should the
     // records then be refused, the files are unreferenced and collected later.
     if !files.is_empty() {
@@ -106,18 +140,8 @@ fn import_with(
             store_files.put(bytes, name).map_err(refused)?;
         }
     }
-    // Another app's export may be imported again, newer: its ids are made from its own, so
-    // what is here already is kept and only what is new is added. Ponder's own files are
-    // refused when any of them is here (they are a copy, not a later state of a source).
-    if foreign {
-        let merged = store.merge_records(&records)?;
-        return Ok(ImportReport {
-            conversations: merged.new,
-            messages: merged.new_messages + merged.added_messages,
-            updated: merged.updated,
-            unchanged: merged.unchanged,
-        });
-    }
+    // Ponder's own files are refused when any of their conversations is here: they are a
+    // copy, not a later state of a source.
     store.insert_records(&records)?;
     Ok(ImportReport {
         conversations: records.len(),
@@ -127,15 +151,23 @@ fn import_with(
     })
 }
 
-/// Whether `bytes` (already parsed) are another app's export: a list of conversations.
+/// Whether `bytes` (a file's start) are another app's export: a list of conversations.
 fn is_foreign(bytes: &[u8]) -> bool {
+    first_byte(bytes) == Some(b'[')
+}
+
+/// The first byte of a file's start that is not a byte-order mark or white space.
+fn first_byte(bytes: &[u8]) -> Option<u8> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+    bytes.iter().find(|b| !b.is_ascii_whitespace()).copied()
 }
 
 /// Reads and checks an export file without touching any history. What the file says is the
 /// conversation's content, never a permission: see [`as_untrusted`].
 pub fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError> {
+    if is_foreign(bytes) {
+        return stream::parse(bytes);
+    }
     parse_with_files(bytes, &std::collections::HashMap::new()).map(|(records, _)| records)
 }
 
@@ -179,12 +211,6 @@ fn parse_records(bytes: &[u8]) -> Result<(Vec<ConversationRecord>, Option<Value>
         serde_json::error::Category::Eof => ImportError::Truncated { line: e.line() },
         _ => ImportError::NotJson(e.to_string()),
     })?;
-    // A list of conversations: another app's export (ChatGPT's or Claude's).
-    if let Value::Array(items) = &value {
-        let records = foreign::records(items)?;
-        check(&records)?;
-        return Ok((records, None));
-    }
     let Value::Object(mut top) = value else {
         return Err(ImportError::NotPonder(format!(
             "it holds {}, not an object with a \"format\"",

@@ -52,11 +52,52 @@ impl super::Store {
     pub fn insert_records(&self, records: &[ConversationRecord]) -> Result<(), InsertError> {
         let mut conn = self.lock();
         let tx = conn.transaction()?;
+        staging::begin(&tx)?;
         for record in records {
             insert_record_tx(&tx, record)?;
         }
+        staging::finish(&tx)?;
         tx.commit()?;
         Ok(())
+    }
+}
+
+/// While an import writes, the history keeps more of itself in memory and its search index
+/// gathers a whole batch before writing it; as it was once dropped. Each batch indexes tens
+/// of megabytes of text: with FTS5's default of 1 MB gathered, the index was written as many
+/// small pieces and merging them was most of the import's time, and the message indexes,
+/// written all over by new ids, were read back from the disk page by page.
+pub struct BulkWrite<'a> {
+    store: &'a super::Store,
+    cache_size: i64,
+}
+
+/// What FTS5 may gather before it writes (a setting kept with the index; a statement that
+/// writes less never gathers more), and the page cache while an import writes.
+const BULK_HASH_BYTES: i64 = 64 * 1024 * 1024;
+const BULK_CACHE_KIB: i64 = 64 * 1024;
+
+impl super::Store {
+    pub fn bulk_write(&self) -> Result<BulkWrite<'_>, StoreError> {
+        let conn = self.lock();
+        let cache_size: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
+        conn.execute(
+            "INSERT INTO message_search (message_search, rank) VALUES ('hashsize', ?1)",
+            [BULK_HASH_BYTES],
+        )?;
+        conn.pragma_update(None, "cache_size", -BULK_CACHE_KIB)?;
+        Ok(BulkWrite {
+            store: self,
+            cache_size,
+        })
+    }
+}
+
+impl Drop for BulkWrite<'_> {
+    fn drop(&mut self) {
+        let conn = self.store.lock();
+        let _ = conn.pragma_update(None, "cache_size", self.cache_size);
+        let _ = conn.release_memory();
     }
 }
 
@@ -81,6 +122,7 @@ impl super::Store {
     pub fn merge_records(&self, records: &[ConversationRecord]) -> Result<Merged, InsertError> {
         let mut conn = self.lock();
         let tx = conn.transaction()?;
+        staging::begin(&tx)?;
         let mut merged = Merged::default();
         for record in records {
             let exists: bool = tx.query_row(
@@ -102,6 +144,7 @@ impl super::Store {
                 }
             }
         }
+        staging::finish(&tx)?;
         tx.commit()?;
         Ok(merged)
     }
@@ -112,6 +155,8 @@ impl super::Store {
 fn add_missing_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<usize, InsertError> {
     let c = &record.conversation;
     let mut added = 0;
+    // Those added here are staged, not yet in `messages`: a parent among them is known here.
+    let mut staged = std::collections::HashSet::new();
     // The new messages come after those the history has, whatever place they had in the file.
     let mut next_seq: i64 = tx.query_row(
         "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE conversation_id = ?1",
@@ -136,7 +181,7 @@ fn add_missing_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<u
             }
             None => {}
         }
-        if let Some(parent) = m.parent_id.as_deref() {
+        if let Some(parent) = m.parent_id.as_deref().filter(|p| !staged.contains(p)) {
             let known: bool = tx.query_row(
                 "SELECT EXISTS (SELECT 1 FROM messages WHERE id = ?1 AND conversation_id = ?2)",
                 params![parent, c.id],
@@ -150,6 +195,7 @@ fn add_missing_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result<u
                 });
             }
         }
+        staged.insert(m.id.as_str());
         let m = StoredMessage {
             seq: next_seq,
             ..m.clone()
@@ -267,41 +313,76 @@ fn insert_message_tx(
     let thinking_ms = m
         .thinking_ms
         .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
-    tx.execute(
-        "INSERT INTO messages (id, conversation_id, seq, role, status, text, thoughts, parts, replay,
-                               provider, model, choice, input_tokens, output_tokens, reasoning_tokens,
-                               cached_tokens, thinking_ms, stop_reason, error_code, error_message,
-                               notes, created_at, updated_at, parent_id, first_token_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-                 ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
-        params![
-            m.id,
-            conversation_id,
-            m.seq,
-            role,
-            status.as_str(),
-            columns.text,
-            columns.thoughts,
-            columns.parts,
-            replay,
-            origin.map(|o| o.provider.as_str()),
-            origin.map(|o| o.model.as_str()),
-            m.choice.map(|c| c.to_string()),
-            m.usage.input,
-            m.usage.output,
-            m.usage.reasoning,
-            m.usage.cached,
-            thinking_ms,
-            stop,
-            m.error_code,
-            m.error_message,
-            serde_json::to_string(&m.notes)?,
-            m.created_at,
-            m.updated_at,
-            parent,
-            m.first_token_ms
-                .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))
-        ],
-    )?;
+    tx.prepare_cached(staging::INSERT)?.execute(params![
+        m.id,
+        conversation_id,
+        m.seq,
+        role,
+        status.as_str(),
+        columns.text,
+        columns.thoughts,
+        columns.parts,
+        replay,
+        origin.map(|o| o.provider.as_str()),
+        origin.map(|o| o.model.as_str()),
+        m.choice.map(|c| c.to_string()),
+        m.usage.input,
+        m.usage.output,
+        m.usage.reasoning,
+        m.usage.cached,
+        thinking_ms,
+        stop,
+        m.error_code,
+        m.error_message,
+        serde_json::to_string(&m.notes)?,
+        m.created_at,
+        m.updated_at,
+        parent,
+        m.first_token_ms
+            .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX))
+    ])?;
     Ok(())
+}
+
+/// An import's messages are written to a table of this connection first and moved into
+/// `messages` by one statement at the end of the transaction. The search index is written by a
+/// trigger on `messages`, and FTS5 writes what it holds to disk at the end of every statement:
+/// a statement a message made a segment of the index for each message and merging them took
+/// three times as long as everything else the import does. One statement makes one segment.
+mod staging {
+    use rusqlite::Transaction;
+
+    const COLUMNS: &str = "id, conversation_id, seq, role, status, text, thoughts, parts, replay, \
+        provider, model, choice, input_tokens, output_tokens, reasoning_tokens, cached_tokens, \
+        thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at, \
+        parent_id, first_token_ms";
+
+    pub const INSERT: &str = "INSERT INTO temp.import_messages (id, conversation_id, seq, role, \
+        status, text, thoughts, parts, replay, provider, model, choice, input_tokens, \
+        output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, \
+        error_message, notes, created_at, updated_at, parent_id, first_token_ms) \
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+        ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+
+    /// An empty staging table. Its ids are unique too, so two messages with one id are
+    /// refused before they meet in `messages`.
+    pub fn begin(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        tx.execute_batch(&format!(
+            "CREATE TEMP TABLE IF NOT EXISTS import_messages ({}, UNIQUE (id));
+             DELETE FROM temp.import_messages;",
+            COLUMNS
+        ))
+    }
+
+    /// Moves what was staged into `messages`, in the order it was staged (parents first).
+    pub fn finish(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        tx.execute(
+            &format!(
+                "INSERT INTO main.messages ({COLUMNS}) SELECT {COLUMNS} FROM temp.import_messages ORDER BY rowid"
+            ),
+            [],
+        )?;
+        tx.execute("DELETE FROM temp.import_messages", [])?;
+        Ok(())
+    }
 }

@@ -23,7 +23,7 @@ use crate::sync::Locked;
 use rusqlite::Connection;
 
 pub use conversations::{Conversation, ConversationSummary, NewConversation, UNTITLED, title_from};
-pub use import::{ConversationRecord, InsertError, Merged};
+pub use import::{BulkWrite, ConversationRecord, InsertError, Merged};
 pub use messages::TurnRecord;
 pub use migrations::{LATEST_VERSION, migrations};
 pub use rows::{MessageStatus, StoredMessage};

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{Built, Draft, ImportError};
 use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
+use crate::import::assets::Assets;
 
 const APP: &str = "chatgpt";
 
@@ -21,7 +22,11 @@ fn ms(value: Option<&Value>) -> Option<i64> {
         .map(|s| (s * 1000.0).round() as i64)
 }
 
-pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
+pub(super) fn conversation(
+    item: &Value,
+    path: &str,
+    assets: &mut dyn Assets,
+) -> Result<Built, ImportError> {
     let mapping = item
         .get("mapping")
         .and_then(Value::as_object)
@@ -46,10 +51,14 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
         }
     }
     let tree = Tree::new(mapping);
+    let order = tree.depth_first();
+    if order.len() < mapping.len() {
+        unreached(mapping, &order, path)?;
+    }
     let mut folded = Folded::default();
-    for key in tree.depth_first() {
+    for key in order {
         let node_path = format!("{path}.mapping.{key}");
-        folded.node(&tree, &key, &node_path, created_at)?;
+        folded.node(&tree, &key, &node_path, created_at, assets)?;
     }
     let leaf = item
         .get("current_node")
@@ -73,6 +82,25 @@ pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportErro
         drafts: folded.drafts,
         leaf,
     })
+}
+
+/// Nodes that no start leads to are nodes whose parents make a loop: refused when one of them
+/// holds a message, which would otherwise be lost without a word.
+fn unreached(
+    mapping: &Map<String, Value>,
+    order: &[String],
+    path: &str,
+) -> Result<(), ImportError> {
+    let reached: HashSet<&str> = order.iter().map(String::as_str).collect();
+    let lost = mapping.iter().find(|(key, node)| {
+        !reached.contains(key.as_str()) && node.get("message").is_some_and(|m| !m.is_null())
+    });
+    match lost {
+        Some((key, _)) => Err(ImportError::Invalid(format!(
+            "{path}.mapping.{key} is in a loop: following its parents never reaches the conversation's start"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The nodes of a conversation, as a tree.
@@ -168,6 +196,7 @@ impl Folded {
         key: &str,
         node_path: &str,
         default_at: i64,
+        assets: &mut dyn Assets,
     ) -> Result<(), ImportError> {
         let parent = tree.parent_of(key);
         let parent_group = parent.as_deref().and_then(|p| self.group.get(p)).copied();
@@ -223,7 +252,7 @@ impl Folded {
             .and_then(|a| a.get("name"))
             .and_then(Value::as_str)
             .unwrap_or("a tool");
-        read_content(content, role, name, draft, node_path)
+        read_content(content, role, name, draft, node_path, assets)
     }
 
     /// A node with nothing of its own to show belongs to its parent's message, so that its
@@ -274,6 +303,7 @@ fn read_content(
     name: &str,
     draft: &mut Draft,
     path: &str,
+    assets: &mut dyn Assets,
 ) -> Result<(), ImportError> {
     let kind = content
         .get("content_type")
@@ -291,17 +321,7 @@ fn read_content(
             {
                 match part {
                     Value::String(s) => draft.push_text(s),
-                    Value::Object(o) => {
-                        let what = o
-                            .get("content_type")
-                            .and_then(Value::as_str)
-                            .unwrap_or("attachment");
-                        let pointer = o.get("asset_pointer").and_then(Value::as_str).unwrap_or("");
-                        draft.push_text(&format!("[{what} {pointer}: not in the export]"));
-                        draft.note(format!(
-                            "An attachment ({what}) is not in ChatGPT's export; its place is marked"
-                        ));
-                    }
+                    Value::Object(o) => read_asset(o, role, draft, assets),
                     _ => {}
                 }
             }
@@ -359,6 +379,40 @@ fn read_content(
         }
     }
     Ok(())
+}
+
+/// A file in a message: a question keeps it as its attachment when the export holds it (an
+/// archive does; a bare `conversations.json` does not). Otherwise its place is marked.
+fn read_asset(part: &Map<String, Value>, role: &str, draft: &mut Draft, assets: &mut dyn Assets) {
+    let what = part
+        .get("content_type")
+        .and_then(Value::as_str)
+        .unwrap_or("attachment");
+    let pointer = part
+        .get("asset_pointer")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    // Ponder sends files with questions only; an answer's image (one ChatGPT drew) is marked.
+    let found = if role == "user" && !pointer.is_empty() {
+        assets.attachment(pointer)
+    } else {
+        Ok(None)
+    };
+    match found {
+        Ok(Some(file)) => draft.parts.push(Part::Attachment(file)),
+        Ok(None) => {
+            draft.push_text(&format!("[{what} {pointer}: not in the export]"));
+            draft.note(format!(
+                "An attachment ({what}) is not in ChatGPT's export; its place is marked"
+            ));
+        }
+        Err(why) => {
+            draft.push_text(&format!("[{what} {pointer}: could not be kept]"));
+            draft.note(format!(
+                "A file of ChatGPT's export could not be kept: {why}"
+            ));
+        }
+    }
 }
 
 /// "Thought for 12 seconds", "Thought for 1m 5s", "Thought for a couple of seconds".

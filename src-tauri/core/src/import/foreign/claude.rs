@@ -26,7 +26,11 @@ fn ms(value: &Value, key: &str, path: &str) -> Result<Option<i64>, ImportError> 
     }
 }
 
-pub(super) fn conversation(item: &Value, path: &str) -> Result<Built, ImportError> {
+pub(super) fn conversation(
+    item: &Value,
+    path: &str,
+    _assets: &mut dyn crate::import::assets::Assets,
+) -> Result<Built, ImportError> {
     let source_id = text(item, "uuid", path)?.to_owned();
     let created_at = ms(item, "created_at", path)?.unwrap_or(0);
     let updated_at = ms(item, "updated_at", path)?.unwrap_or(created_at);

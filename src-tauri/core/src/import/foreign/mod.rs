@@ -16,30 +16,41 @@ use crate::chat::{Message, Origin, Part, Role, Usage};
 use crate::reasoning::settings::ReasoningSettings;
 use crate::store::{Conversation, ConversationRecord, MessageStatus, StoredMessage};
 
-/// Which app wrote a list of conversations, from the shape of its first one.
-pub(super) fn records(items: &[Value]) -> Result<Vec<ConversationRecord>, ImportError> {
-    let Some(first) = items.first() else {
-        return Err(ImportError::NotPonder(
-            "it is an empty list: no conversations to import".to_owned(),
-        ));
-    };
-    let conversation: fn(&Value, &str) -> Result<Built, ImportError> = if first
-        .get("mapping")
-        .is_some()
-    {
-        chatgpt::conversation
-    } else if first.get("chat_messages").is_some() {
-        claude::conversation
-    } else {
-        return Err(ImportError::NotPonder(
-            "it is a list, but neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")".to_owned(),
-        ));
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| conversation(item, &format!("[{i}]")).map(Built::record))
-        .collect()
+/// Which app wrote a list of conversations, known from the shape of its first one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum App {
+    ChatGpt,
+    Claude,
+}
+
+impl App {
+    pub(super) fn of(first: &Value) -> Result<Self, ImportError> {
+        if first.get("mapping").is_some() {
+            Ok(Self::ChatGpt)
+        } else if first.get("chat_messages").is_some() {
+            Ok(Self::Claude)
+        } else {
+            Err(ImportError::NotPonder(
+                "it is a list, but neither a ChatGPT export (conversations with a \"mapping\") nor a Claude export (conversations with \"chat_messages\")".to_owned(),
+            ))
+        }
+    }
+
+    /// The conversation `item`, the list's `index`th, as Ponder keeps it, with the files it
+    /// refers to that `assets` holds.
+    pub(super) fn record(
+        self,
+        item: &Value,
+        index: usize,
+        assets: &mut dyn super::assets::Assets,
+    ) -> Result<ConversationRecord, ImportError> {
+        let path = format!("[{index}]");
+        match self {
+            Self::ChatGpt => chatgpt::conversation(item, &path, assets),
+            Self::Claude => claude::conversation(item, &path, assets),
+        }
+        .map(Built::record)
+    }
 }
 
 /// A Ponder id (32 hex digits) that is the same each time one source id is imported, so a

@@ -282,12 +282,25 @@ fn a_malformed_export_is_refused_with_the_place_that_is_wrong() {
     for (file, place) in cases {
         let err = parse(file.as_bytes()).unwrap_err();
         assert!(err.to_string().contains(place), "{place}: {err}");
+        // The conversations before the broken one are imported whole, and the error says so;
+        // nothing of the broken one is.
+        let before: usize = place[1..].split(']').next().unwrap().parse().unwrap_or(0);
         let store = Store::open_in_memory().unwrap();
-        assert!(import(&store, file.as_bytes()).is_err());
-        assert!(
-            store.list_conversations(true).unwrap().is_empty(),
-            "nothing half-imported"
+        let err = import(&store, file.as_bytes()).unwrap_err();
+        assert_eq!(err.done.conversations, before, "{place}");
+        assert_eq!(
+            store.list_conversations(true).unwrap().len(),
+            before,
+            "{place}"
         );
+        if before > 0 {
+            assert!(
+                err.to_string().contains(&format!(
+                    "The {before} conversation(s) read before that were imported and stay"
+                )),
+                "{err}"
+            );
+        }
     }
 }
 
