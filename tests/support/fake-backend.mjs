@@ -404,6 +404,7 @@ export function installFakeBackend(win, mockIPC, options = {}) {
     pinned: c.pinned,
     archived: c.archived,
     messageCount: c.messages.length,
+    project: c.project ?? null,
   });
   const clone = (v) => JSON.parse(JSON.stringify(v));
   const fail = (code, message) => {
@@ -1253,7 +1254,11 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         fake.importCancelled = false;
         const finish = (cancelled) => {
           const n = Math.round((read / total) * 10);
-          for (let i = 0; i < n; i++) conversation(`Imported from ChatGPT ${i + 1}`, now(), [userMessage('An imported question', now())]);
+          // The first half were in a project.
+          for (let i = 0; i < n; i++) {
+            const c = conversation(`Imported from ChatGPT ${i + 1}`, now(), [userMessage('An imported question', now())]);
+            if (i < n / 2) Object.assign(/** @type {any} */ (c), { project: 'Chemistry' });
+          }
           resolve({ conversations: n, messages: n, updated: 0, unchanged: 0, cancelled });
         };
         const step = () => {

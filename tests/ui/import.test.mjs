@@ -1,7 +1,7 @@
 // Importing a whole history in Chromium, with the Tauri IPC mocked: the progress bar shows
 // how far the import has come (bytes and conversations) from its first report, Cancel stops
 // it and the summary says what stayed, the finished import is summed up and listed, and the
-// button waits while one runs.
+// button waits while one runs; imported projects filter the sidebar.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
@@ -62,6 +62,14 @@ describe('importing a history in Chromium', () => {
     assert.equal(await floating.evaluate((el) => getComputedStyle(el).position), 'fixed');
     await floating.waitFor({ state: 'detached', timeout: 10_000 });
     assert.match(await page.getByTestId('status-flash').textContent(), /^Imported 10 conversations \(10 messages added\)/);
+    assert.equal(await page.getByText(/^Imported from ChatGPT \d+$/).count(), 10);
+    // Their project: the sidebar shows its conversations alone, and all again.
+    const filter = page.getByTestId('project-filter');
+    assert.deepEqual(await filter.locator('option').allTextContents(), ['All conversations', 'Chemistry']);
+    await filter.selectOption('Chemistry');
+    assert.equal(await page.getByText(/^Imported from ChatGPT \d+$/).count(), 5);
+    await screenshot(page, 'ui-import-project-filter');
+    await filter.selectOption('');
     assert.equal(await page.getByText(/^Imported from ChatGPT \d+$/).count(), 10);
     assert.deepEqual(problems, []);
     await page.close();

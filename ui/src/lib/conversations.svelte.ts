@@ -142,6 +142,8 @@ function summaryOf(view: ConversationView): ConversationSummary {
     pinned: view.pinned,
     archived: view.archived,
     messageCount: view.messages?.length ?? 0,
+    // Only a new conversation is listed from its view: it is in no project.
+    project: null,
   };
 }
 

@@ -220,7 +220,9 @@ versions: Array<string>,
 /** US dollars, where the model's prices are listed. */
 cost: number | null, };
 
-export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, };
+export type ConversationSummary = { id: string, title: string, updatedAt: number, provider: string | null, model: string | null, pinned: boolean, archived: boolean, messageCount: number, 
+/** The project it belongs to, by name. */
+project: string | null, };
 
 export type ConversationView = { id: string, title: string, createdAt: number, updatedAt: number, provider: string | null, model: string | null, settings: ReasoningSettings, pinned: boolean, archived: boolean, messages: Array<MessageView>, 
 /**

@@ -97,6 +97,7 @@ pub(super) fn primes() -> ConversationRecord {
         pinned: true,
         archived: false,
         leaf_id: None,
+        project: None,
     };
 
     let thought = "221 is odd, and its digits sum to 5, so neither 2 nor 3 divides it.\n\
@@ -263,6 +264,7 @@ pub(super) fn hostile_with(said: &str) -> ConversationRecord {
         pinned: false,
         archived: false,
         leaf_id: None,
+        project: None,
     };
     let mut answer = assistant(
         id,
@@ -338,6 +340,7 @@ pub(super) fn versions() -> ConversationRecord {
         pinned: false,
         archived: false,
         leaf_id: Some(format!("{}01", &id[..30])),
+        project: None,
     };
     let question = user(id, 0, "Is 91 prime?");
     let answer = |seq, choice, said: &str| {

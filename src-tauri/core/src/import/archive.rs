@@ -46,22 +46,11 @@ pub fn import<R: Read + Seek>(
             name: name.clone(),
         },
     );
-    // The files beside the conversations are read from a second reading of the archive, as
-    // the conversations file streams from the first.
-    match store.attachments() {
-        Some(files) => {
-            let beside = zip::ZipArchive::new(open().map_err(unreadable)?).map_err(damaged)?;
-            let mut assets = super::assets::ZipAssets::new(beside, files);
-            super::stream::import(store, reader, Some(total), &mut assets, watch)
-        }
-        None => super::stream::import(
-            store,
-            reader,
-            Some(total),
-            &mut super::assets::NoAssets,
-            watch,
-        ),
-    }
+    // The files and projects beside the conversations are read from a second reading of the
+    // archive, as the conversations file streams from the first.
+    let beside = zip::ZipArchive::new(open().map_err(unreadable)?).map_err(damaged)?;
+    let mut assets = super::assets::ZipAssets::new(beside, store.attachments());
+    super::stream::import(store, reader, Some(total), &mut assets, watch)
 }
 
 /// Ponder's own backup: `backup.json`, and each file under `files/<sha256>`.
@@ -275,6 +264,53 @@ mod tests {
                 .iter()
                 .any(|m| m.message.text().contains("not in the export"))
         );
+    }
+
+    #[test]
+    fn projects_become_the_project_of_their_conversations_and_survive_a_backup() {
+        let store = crate::store::Store::open_in_memory().unwrap();
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/imports");
+        for zip in ["claude-export.zip", "chatgpt-export.zip"] {
+            super::super::import_file(
+                &store,
+                &fixtures.join(zip),
+                &mut super::super::Watch::default(),
+            )
+            .unwrap();
+        }
+        let mut projects: Vec<(String, Option<String>)> = store
+            .list_conversations(true)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.title, c.project))
+            .collect();
+        projects.sort();
+        assert_eq!(
+            projects,
+            [
+                (
+                    "Bridges, edited once".to_owned(),
+                    Some("Chemistry".to_owned())
+                ),
+                ("New conversation".to_owned(), None),
+                (
+                    "Primes and a regenerated answer".to_owned(),
+                    Some("ChatGPT project 6f1e2d3c".to_owned())
+                ),
+            ]
+        );
+        // Ponder's own backup keeps it.
+        let backup = crate::export::backup_json(&store).unwrap();
+        let fresh = crate::store::Store::open_in_memory().unwrap();
+        super::super::import(&fresh, backup.as_bytes()).unwrap();
+        let kept: Vec<Option<String>> = fresh
+            .list_conversations(true)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.project)
+            .collect();
+        assert_eq!(kept.iter().flatten().count(), 2);
     }
 
     #[test]

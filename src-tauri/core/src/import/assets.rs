@@ -1,4 +1,5 @@
-//! The files a ChatGPT export carries beside its `conversations.json`: the images a user sent
+//! What an export carries beside its `conversations.json`: the names of Claude's projects
+//! (`projects.json`), and the files of a ChatGPT export: the images a user sent
 //! or had made, each named by the id its message points to (`file-service://file-9Xk2Lm` is
 //! `file-9Xk2Lm-whiteboard.png`; `sediment://file_00…` is `file_00…-<uuid>.png`, in a folder or
 //! not). A message keeps the file as an attachment, stored once by its hash like any other;
@@ -11,11 +12,14 @@ use super::ImportError;
 use crate::attachments::AttachmentStore;
 use crate::chat::Attachment;
 
-/// Where a message's files come from.
+/// Where a message's files and a conversation's project come from.
 pub(super) trait Assets {
     /// The file `pointer` names, stored, as its message refers to it; `None` when the export
     /// does not hold it.
     fn attachment(&mut self, pointer: &str) -> Result<Option<Attachment>, String>;
+
+    /// The name of the project with the id `id`.
+    fn project(&self, id: &str) -> Option<String>;
 }
 
 /// A bare `conversations.json`: no files beside it.
@@ -25,6 +29,10 @@ impl Assets for NoAssets {
     fn attachment(&mut self, _: &str) -> Result<Option<Attachment>, String> {
         Ok(None)
     }
+
+    fn project(&self, _: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The files of a `.zip` export, found by the id at the start of their names.
@@ -32,13 +40,17 @@ pub(super) struct ZipAssets<'a, R: Read + Seek> {
     archive: zip::ZipArchive<R>,
     /// Each file id: the entry's index and the name the user knows (what follows the id).
     by_id: HashMap<String, (usize, String)>,
-    store: &'a AttachmentStore,
+    /// Where files are kept; none in a history without files (they are then marked).
+    store: Option<&'a AttachmentStore>,
+    /// Project names by id, from `projects.json`.
+    projects: HashMap<String, String>,
     /// Files already stored, by id: an image shown in many messages is read once.
     stored: HashMap<String, Attachment>,
 }
 
 impl<'a, R: Read + Seek> ZipAssets<'a, R> {
-    pub(super) fn new(archive: zip::ZipArchive<R>, store: &'a AttachmentStore) -> Self {
+    pub(super) fn new(mut archive: zip::ZipArchive<R>, store: Option<&'a AttachmentStore>) -> Self {
+        let projects = projects(&mut archive);
         let mut by_id = HashMap::new();
         for index in 0..archive.len() {
             let Some(Ok(name)) = archive.name_for_index(index) else {
@@ -55,6 +67,7 @@ impl<'a, R: Read + Seek> ZipAssets<'a, R> {
             archive,
             by_id,
             store,
+            projects,
             stored: HashMap::new(),
         }
     }
@@ -66,20 +79,46 @@ impl<R: Read + Seek> Assets for ZipAssets<'_, R> {
         if let Some(done) = self.stored.get(id) {
             return Ok(Some(done.clone()));
         }
-        let Some((index, shown)) = self.by_id.get(id).cloned() else {
+        let (Some((index, shown)), Some(store)) = (self.by_id.get(id).cloned(), self.store) else {
             return Ok(None);
         };
         let bytes =
             super::archive::entry_at(&mut self.archive, index, crate::attachments::MAX_FILE_BYTES)
                 .map_err(|e: ImportError| e.to_string())?;
-        let stored = self
-            .store
+        let stored = store
             .put(&bytes, &shown)
             .map_err(|e| format!("{shown}: {e}"))?;
         let attachment = stored.attachment(&shown);
         self.stored.insert(id.to_owned(), attachment.clone());
         Ok(Some(attachment))
     }
+
+    fn project(&self, id: &str) -> Option<String> {
+        self.projects.get(id).cloned()
+    }
+}
+
+/// The projects `projects.json` lists (Claude's export), by id. A file that is missing, too
+/// large or not a list names none: the conversations are imported without their projects.
+fn projects<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> HashMap<String, String> {
+    const MAX_PROJECTS_BYTES: u64 = 64 * 1024 * 1024;
+    let Some(index) = archive.index_for_name("projects.json") else {
+        return HashMap::new();
+    };
+    let Ok(bytes) = super::archive::entry_at(archive, index, MAX_PROJECTS_BYTES) else {
+        return HashMap::new();
+    };
+    let Ok(serde_json::Value::Array(items)) = serde_json::from_slice(&bytes) else {
+        return HashMap::new();
+    };
+    items
+        .iter()
+        .filter_map(|p| {
+            let id = p.get("uuid")?.as_str()?;
+            let name = p.get("name")?.as_str()?.trim();
+            (!name.is_empty()).then(|| (id.to_owned(), name.to_owned()))
+        })
+        .collect()
 }
 
 /// The file id a ChatGPT export names a file by, and the rest of its name: `file-9Xk2Lm` and

@@ -25,6 +25,9 @@ pub struct Conversation {
     /// The last message of the path through the message tree that the conversation shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leaf_id: Option<String>,
+    /// The project it belongs to, by name (one an imported export put it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -40,6 +43,8 @@ pub struct ConversationSummary {
     pub pinned: bool,
     pub archived: bool,
     pub message_count: u32,
+    /// The project it belongs to, by name.
+    pub project: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -50,8 +55,7 @@ pub struct NewConversation {
     pub settings: ReasoningSettings,
 }
 
-const COLUMNS: &str =
-    "id, title, created_at, updated_at, provider, model, settings, pinned, archived, leaf_id";
+const COLUMNS: &str = "id, title, created_at, updated_at, provider, model, settings, pinned, archived, leaf_id, project";
 
 fn from_row(row: &Row<'_>) -> rusqlite::Result<(Conversation, String)> {
     Ok((
@@ -66,6 +70,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<(Conversation, String)> {
             pinned: row.get::<_, i64>("pinned")? != 0,
             archived: row.get::<_, i64>("archived")? != 0,
             leaf_id: row.get("leaf_id")?,
+            project: row.get("project")?,
         },
         row.get("settings")?,
     ))
@@ -99,7 +104,7 @@ impl Store {
     pub fn list_conversations(&self, include_archived: bool) -> Result<Vec<ConversationSummary>> {
         self.read(|c| {
             let mut stmt = c.prepare(
-                "SELECT c.id, c.title, c.updated_at, c.provider, c.model, c.pinned, c.archived,
+                "SELECT c.id, c.title, c.updated_at, c.provider, c.model, c.pinned, c.archived, c.project,
                         (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.deleted_at IS NULL) AS message_count
                    FROM conversations c
                   WHERE ?1 OR c.archived = 0
@@ -115,6 +120,7 @@ impl Store {
                     pinned: row.get::<_, i64>("pinned")? != 0,
                     archived: row.get::<_, i64>("archived")? != 0,
                     message_count: row.get("message_count")?,
+                    project: row.get("project")?,
                 })
             })?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
@@ -222,6 +228,7 @@ pub(super) fn create_tx(
         pinned: false,
         archived: false,
         leaf_id: None,
+        project: None,
     })
 }
 

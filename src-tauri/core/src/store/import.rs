@@ -136,6 +136,13 @@ impl super::Store {
                 merged.new_messages += record.messages.len();
                 continue;
             }
+            // A newer export may have put it in a project since.
+            if let Some(project) = &record.conversation.project {
+                tx.prepare_cached(
+                    "UPDATE conversations SET project = ?2 WHERE id = ?1 AND project IS NOT ?2",
+                )?
+                .execute(params![record.conversation.id, project])?;
+            }
             match add_missing_tx(&tx, record)? {
                 0 => merged.unchanged += 1,
                 added => {
@@ -227,8 +234,8 @@ fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result
         });
     }
     tx.execute(
-        "INSERT INTO conversations (id, title, created_at, updated_at, provider, model, settings, pinned, archived)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO conversations (id, title, created_at, updated_at, provider, model, settings, pinned, archived, project)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             c.id,
             c.title,
@@ -238,7 +245,8 @@ fn insert_record_tx(tx: &Transaction<'_>, record: &ConversationRecord) -> Result
             c.model,
             serde_json::to_string(&c.settings)?,
             c.pinned,
-            c.archived
+            c.archived,
+            c.project
         ],
     )?;
     // A file written before messages formed a tree names no parents: its messages are one

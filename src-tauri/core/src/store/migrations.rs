@@ -17,11 +17,14 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
             "../../migrations/0008_search_when_finished.sql"
         )),
         M::up(include_str!("../../migrations/0009_text_stored_once.sql")),
+        M::up(include_str!(
+            "../../migrations/0010_conversation_project.sql"
+        )),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 9;
+pub const LATEST_VERSION: i64 = 10;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -81,7 +81,22 @@ pub(super) fn conversation(
             .unwrap_or(false),
         drafts: folded.drafts,
         leaf,
+        project: project(item),
     })
+}
+
+/// ChatGPT keeps a project's conversations under its id (`gizmo_id` "g-p-…", of the gizmo type
+/// "snorlax"); the export names no project, so the id's start stands for its name, which
+/// keeps its conversations together.
+fn project(item: &Value) -> Option<String> {
+    let id = item.get("gizmo_id").and_then(Value::as_str)?;
+    let rest = id.strip_prefix("g-p-")?;
+    let short: String = rest
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(8)
+        .collect();
+    (!short.is_empty()).then(|| format!("ChatGPT project {short}"))
 }
 
 /// Nodes that no start leads to are nodes whose parents make a loop: refused when one of them

@@ -29,7 +29,7 @@ fn ms(value: &Value, key: &str, path: &str) -> Result<Option<i64>, ImportError> 
 pub(super) fn conversation(
     item: &Value,
     path: &str,
-    _assets: &mut dyn crate::import::assets::Assets,
+    assets: &mut dyn crate::import::assets::Assets,
 ) -> Result<Built, ImportError> {
     let source_id = text(item, "uuid", path)?.to_owned();
     let created_at = ms(item, "created_at", path)?.unwrap_or(0);
@@ -146,7 +146,27 @@ pub(super) fn conversation(
         archived: false,
         drafts,
         leaf,
+        project: project(item, assets),
     })
+}
+
+/// The project a conversation is in: named in it (`project: {uuid, name}`), or by its id
+/// (`project_uuid`, or `project.uuid`) among those the export's `projects.json` lists.
+fn project(item: &Value, assets: &dyn crate::import::assets::Assets) -> Option<String> {
+    let inline = item.get("project");
+    let named = inline
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    if let Some(name) = named {
+        return Some(name.to_owned());
+    }
+    let id = item
+        .get("project_uuid")
+        .or_else(|| inline.and_then(|p| p.get("uuid")))
+        .and_then(Value::as_str)?;
+    assets.project(id)
 }
 
 fn read_block(block: &Value, draft: &mut Draft, path: &str) -> Result<(), ImportError> {

@@ -131,6 +131,8 @@ struct Built {
     drafts: Vec<Draft>,
     /// The source id of the message the conversation showed last.
     leaf: Option<String>,
+    /// The name of the project the source kept it in.
+    project: Option<String>,
 }
 
 impl Built {
@@ -190,6 +192,7 @@ impl Built {
                 pinned: false,
                 archived: self.archived,
                 leaf_id,
+                project: self.project,
             },
             messages,
         }
