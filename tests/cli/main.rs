@@ -5,6 +5,7 @@ use std::process::Command;
 mod chat;
 mod copilot;
 mod history;
+mod import;
 mod mcp;
 mod reasoning;
 mod versions;

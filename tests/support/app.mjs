@@ -150,10 +150,13 @@ export function runningApps(app = appBinary()) {
 }
 
 /** The X windows whose title is exactly `title` (the app's native dialogs are found by it). */
-export function windowsTitled(title) {
+export function windowsTitled(title, { visible = false } = {}) {
   const pattern = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
   try {
-    return execFileSync('xdotool', ['search', '--name', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    // GTK keeps a dialog's window once it is closed, unmapped: a dialog opened again is the
+    // visible one of the same title.
+    const only = visible ? ['--onlyvisible'] : [];
+    return execFileSync('xdotool', ['search', ...only, '--name', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean);
   } catch {
     // xdotool exits 1 when it finds nothing.
     return [];
@@ -176,7 +179,7 @@ export async function focusNativeWindow(title, timeoutMs = 20000) {
   let id = null;
   await waitFor(
     () => {
-      [id] = windowsTitled(title);
+      [id] = windowsTitled(title, { visible: true });
       return Boolean(id);
     },
     `the native dialog "${title}"`,
