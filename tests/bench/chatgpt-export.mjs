@@ -14,20 +14,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { mulberry32 } from './seeded.mjs';
+
 const VERSION = 1;
 const FLUSH_BYTES = 4 * 1024 * 1024;
-
-/** A small seeded PRNG (mulberry32): uniform in [0, 1). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // A few hundred common words: the text is sentences of them.
 const WORDS = `the a an and or but if then so because while when where which that this these those it

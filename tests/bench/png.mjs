@@ -4,6 +4,8 @@
 // with a few shapes deflates to a few kilobytes however large the picture is.
 import { deflateSync } from 'node:zlib';
 
+import { mulberry32 } from './seeded.mjs';
+
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
@@ -29,23 +31,12 @@ function chunk(type, data) {
   return out;
 }
 
-/** Small and the same everywhere (mulberry32). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A `width` × `height` PNG (8-bit RGB) of its own for each `seed`: a Buffer.
  */
 export function benchPng(width, height, seed) {
-  const next = rng(seed * 2654435761 + 1);
+  const next = mulberry32(seed * 2654435761 + 1);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   // The gradient: each channel is a part along x plus a part along y.
   const along = [0, 1, 2].map(() => ({ base: int(20, 90), dx: int(20, 80), dy: int(20, 80) }));

@@ -5,14 +5,13 @@
 // still shows the thumbnail, which opens the whole image. An empty file dropped is refused
 // with a note. Screenshots in both themes.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-import { focusNativeWindow, freePort, startDriver, waitFor } from '../support/app.mjs';
+import { chooseInFileDialog, freePort, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { startMockProvider } from '../support/mock-provider.mjs';
 import { artifactsDir, repoRoot } from '../support/paths.mjs';
@@ -59,18 +58,6 @@ async function withApp(body) {
 
 const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
 
-/**
- * Chooses `path` in the system's file dialog as a person would: the dialog takes the focus,
- * the path is typed (GTK opens its location field for a typed "/") and Enter chooses it.
- */
-async function chooseInFileDialog(path) {
-  await focusNativeWindow(PICK_TITLE);
-  execFileSync('xdotool', ['key', '--clearmodifiers', 'ctrl+l']);
-  execFileSync('xdotool', ['type', '--delay', '20', path]);
-  await new Promise((r) => setTimeout(r, 300));
-  execFileSync('xdotool', ['key', '--clearmodifiers', 'Return']);
-  // GTK keeps the dialog's window once it is closed, unmapped: what is chosen shows in the page.
-}
 
 /** Drops files on the window as the page receives a drop from the file manager. */
 function drop(s, files) {
@@ -122,7 +109,7 @@ describe('files in the real app', () => {
 
       // The paperclip opens the system's dialog; the page never sees the path.
       await s.click(await s.waitFind('[data-testid="attach"]'));
-      await chooseInFileDialog(join(FIXTURES, 'whiteboard.png'));
+      await chooseInFileDialog(PICK_TITLE, join(FIXTURES, 'whiteboard.png'));
       await waitFor(async () => (await s.findAll('[data-testid="composer-file"]')).length === 1, 'the chosen file is a chip');
       await waitFor(async () => (await imageWidths(s, '[data-testid="composer-file"] img')).every((w) => w > 0), 'its thumbnail is drawn', 10000);
 

@@ -5,13 +5,13 @@
 // already here. A screenshot of the progress.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
 import { chatgptExport } from '../bench/chatgpt-export.mjs';
-import { focusNativeWindow, startDriver, waitFor } from '../support/app.mjs';
+import { chooseInFileDialog, startDriver, waitFor } from '../support/app.mjs';
 import { startKeyring } from '../support/keyring.mjs';
 import { textOf } from '../support/flows.mjs';
 import { artifactsDir } from '../support/paths.mjs';
@@ -47,23 +47,12 @@ after(async () => {
   if (dataHome) rmSync(dataHome, { recursive: true, force: true });
 });
 
-/** Chooses `path` in the system's open dialog: typed into its location field, then Enter. */
-async function chooseInFileDialog(path) {
-  await focusNativeWindow(DIALOG_TITLE);
-  execFileSync('xdotool', ['key', '--clearmodifiers', 'ctrl+l']);
-  execFileSync('xdotool', ['type', '--delay', '20', path]);
-  await new Promise((r) => setTimeout(r, 300));
-  execFileSync('xdotool', ['key', '--clearmodifiers', 'Return']);
-}
 
-const shot = async (s, name) => {
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
-};
+const shot = async (s, name) => writeFileSync(join(artifactsDir(), `e2e-${name}.png`), await s.screenshot());
 
 async function startImport(s) {
   await s.click(await s.waitFind('[data-testid="import-file"]'));
-  await chooseInFileDialog(zip);
+  await chooseInFileDialog(DIALOG_TITLE, zip);
   await s.waitFind('[data-testid="import-progress"]', 30000);
 }
 

@@ -164,6 +164,19 @@ export function windowsTitled(title, { visible = false } = {}) {
 }
 
 /**
+ * Chooses `path` in the system's file dialog titled `title` as a person would: the dialog
+ * takes the focus, the path is typed into its location field (Ctrl+L) and Enter chooses it.
+ * GTK keeps the dialog's window once it is closed, unmapped: what is chosen shows in the page.
+ */
+export async function chooseInFileDialog(title, path) {
+  await focusNativeWindow(title);
+  execFileSync('xdotool', ['key', '--clearmodifiers', 'ctrl+l']);
+  execFileSync('xdotool', ['type', '--delay', '20', path]);
+  await new Promise((r) => setTimeout(r, 300));
+  execFileSync('xdotool', ['key', '--clearmodifiers', 'Return']);
+}
+
+/**
  * Answers the native dialog titled `title` as a person at the keyboard would: the dialog gets
  * the focus and `allow` presses Alt+A (its "_Allow" button), `cancel` Esc. The keys go
  * through XTEST, as a real keyboard's would, not as events sent to the window.

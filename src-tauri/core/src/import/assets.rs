@@ -83,7 +83,7 @@ impl<R: Read + Seek> Assets for ZipAssets<'_, R> {
             return Ok(None);
         };
         let bytes =
-            super::archive::entry_at(&mut self.archive, index, crate::attachments::MAX_FILE_BYTES)
+            super::entries::entry_at(&mut self.archive, index, crate::attachments::MAX_FILE_BYTES)
                 .map_err(|e: ImportError| e.to_string())?;
         let stored = store
             .put(&bytes, &shown)
@@ -105,7 +105,7 @@ fn projects<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> HashMap<String,
     let Some(index) = archive.index_for_name("projects.json") else {
         return HashMap::new();
     };
-    let Ok(bytes) = super::archive::entry_at(archive, index, MAX_PROJECTS_BYTES) else {
+    let Ok(bytes) = super::entries::entry_at(archive, index, MAX_PROJECTS_BYTES) else {
         return HashMap::new();
     };
     let Ok(serde_json::Value::Array(items)) = serde_json::from_slice(&bytes) else {

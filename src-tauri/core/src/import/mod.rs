@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 mod archive;
 mod assets;
+mod entries;
 mod error;
 mod files;
 mod foreign;

@@ -89,41 +89,7 @@ pub(super) fn conversation(
             }
             _ => draft.push_text(message.get("text").and_then(Value::as_str).unwrap_or("")),
         }
-        for attachment in message
-            .get("attachments")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let name = attachment
-                .get("file_name")
-                .and_then(Value::as_str)
-                .unwrap_or("an attachment");
-            match attachment.get("extracted_content").and_then(Value::as_str) {
-                Some(content) if !content.is_empty() => {
-                    draft.push_text(&format!("Attached {name}:\n\n```\n{content}\n```"));
-                }
-                _ => draft.push_text(&format!(
-                    "[Attached {name}: its content is not in the export]"
-                )),
-            }
-        }
-        for file in message
-            .get("files")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let name = file
-                .get("file_name")
-                .and_then(Value::as_str)
-                .unwrap_or("a file");
-            draft.push_text(&format!("[Attached {name}: not in the export]"));
-            draft.note(
-                "Files attached in Claude are not in its export; their places are marked"
-                    .to_owned(),
-            );
-        }
+        read_attached(message, &mut draft);
         keys.insert(key);
         drafts.push(draft);
     }
@@ -148,6 +114,45 @@ pub(super) fn conversation(
         leaf,
         project: project(item, assets),
     })
+}
+
+/// What was attached to a message: a document's text when the export holds it, else a mark
+/// where it was (Claude's export keeps no files).
+fn read_attached(message: &Value, draft: &mut Draft) {
+    for attachment in message
+        .get("attachments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = attachment
+            .get("file_name")
+            .and_then(Value::as_str)
+            .unwrap_or("an attachment");
+        match attachment.get("extracted_content").and_then(Value::as_str) {
+            Some(content) if !content.is_empty() => {
+                draft.push_text(&format!("Attached {name}:\n\n```\n{content}\n```"));
+            }
+            _ => draft.push_text(&format!(
+                "[Attached {name}: its content is not in the export]"
+            )),
+        }
+    }
+    for file in message
+        .get("files")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = file
+            .get("file_name")
+            .and_then(Value::as_str)
+            .unwrap_or("a file");
+        draft.push_text(&format!("[Attached {name}: not in the export]"));
+        draft.note(
+            "Files attached in Claude are not in its export; their places are marked".to_owned(),
+        );
+    }
 }
 
 /// The project a conversation is in: named in it (`project: {uuid, name}`), or by its id
