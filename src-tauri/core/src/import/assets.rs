@@ -85,6 +85,7 @@ impl<R: Read + Seek> Assets for ZipAssets<'_, R> {
         let bytes =
             super::entries::entry_at(&mut self.archive, index, crate::attachments::MAX_FILE_BYTES)
                 .map_err(|e: ImportError| e.to_string())?;
+        let shown = plain_name(&shown, 200);
         let stored = store
             .put(&bytes, &shown)
             .map_err(|e| format!("{shown}: {e}"))?;
@@ -97,6 +98,9 @@ impl<R: Read + Seek> Assets for ZipAssets<'_, R> {
         self.projects.get(id).cloned()
     }
 }
+
+/// The longest project name kept: a sidebar's worth.
+pub(super) const MAX_PROJECT_NAME: usize = 120;
 
 /// The projects `projects.json` lists (Claude's export), by id. A file that is missing, too
 /// large or not a list names none: the conversations are imported without their projects.
@@ -115,10 +119,21 @@ fn projects<R: Read + Seek>(archive: &mut zip::ZipArchive<R>) -> HashMap<String,
         .iter()
         .filter_map(|p| {
             let id = p.get("uuid")?.as_str()?;
-            let name = p.get("name")?.as_str()?.trim();
-            (!name.is_empty()).then(|| (id.to_owned(), name.to_owned()))
+            let name = plain_name(p.get("name")?.as_str()?, MAX_PROJECT_NAME);
+            (!name.is_empty()).then(|| (id.to_owned(), name))
         })
         .collect()
+}
+
+/// A name from an export as Ponder shows it: one line, without control characters, and at
+/// most `max` characters (a file could give one of megabytes).
+pub(super) fn plain_name(name: &str, max: usize) -> String {
+    name.chars()
+        .filter(|c| !c.is_control())
+        .take(max)
+        .collect::<String>()
+        .trim()
+        .to_owned()
 }
 
 /// The file id a ChatGPT export names a file by, and the rest of its name: `file-9Xk2Lm` and
@@ -145,7 +160,13 @@ fn file_id(base: &str) -> Option<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::file_id;
+    use super::{file_id, plain_name};
+
+    #[test]
+    fn a_name_from_an_export_is_one_short_line() {
+        assert_eq!(plain_name("  Chem\nistry\u{7}  ", 120), "Chemistry");
+        assert_eq!(plain_name(&"x".repeat(10_000), 120).len(), 120);
+    }
 
     #[test]
     fn a_file_is_known_by_the_id_its_name_starts_with() {

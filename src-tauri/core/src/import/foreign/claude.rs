@@ -10,6 +10,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::{Built, Draft, ImportError, text};
 use crate::chat::{Part, Role, ThinkingBlock, ThoughtSource};
+use crate::import::assets::{MAX_PROJECT_NAME, plain_name};
 
 const APP: &str = "claude.ai";
 /// The parent Claude gives a conversation's first message.
@@ -162,10 +163,10 @@ fn project(item: &Value, assets: &dyn crate::import::assets::Assets) -> Option<S
     let named = inline
         .and_then(|p| p.get("name"))
         .and_then(Value::as_str)
-        .map(str::trim)
+        .map(|n| plain_name(n, MAX_PROJECT_NAME))
         .filter(|n| !n.is_empty());
-    if let Some(name) = named {
-        return Some(name.to_owned());
+    if named.is_some() {
+        return named;
     }
     let id = item
         .get("project_uuid")
