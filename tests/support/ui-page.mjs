@@ -84,7 +84,9 @@ export async function startBrowser() {
    * `colorScheme` the system's. Resolves once the status line shows the version, to the page,
    * the problems seen on it, and the stored images it asked for.
    */
-  async function open({ backend = {}, theme = 'light', colorScheme = 'light' } = {}) {
+  /** `shown`: the element that says the page is up (the start-up problems screen has no
+   * status line). */
+  async function open({ backend = {}, theme = 'light', colorScheme = 'light', shown = 'status-version' } = {}) {
     const page = await context.newPage();
     await page.emulateMedia({ colorScheme });
     const problems = [];
@@ -107,7 +109,7 @@ export async function startBrowser() {
     await page.addInitScript({ content: 'Object.freeze(Object.prototype);' });
     await page.addInitScript({ content: fakeBackendScript({ theme, ...backend }) });
     await page.goto(server.url);
-    await page.getByTestId('status-version').waitFor();
+    await page.getByTestId(shown).waitFor();
     return { page, problems, imagesAsked };
   }
 

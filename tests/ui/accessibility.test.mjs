@@ -1,0 +1,112 @@
+// The built UI checked by axe-core (a checker no one here wrote) in Chromium, screen by screen
+// in both themes: the first run, an empty chat, the model picker at both steps, Settings, an
+// answer streaming, a thread with its thoughts folded and open, an error card and the start-up
+// problems screen. Any serious or critical violation fails; the moderate ones are listed so
+// that they can be driven to none.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+
+import { startBrowser } from '../support/ui-page.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+
+let browser;
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** axe's violations on the page as it is now: impact, rule, how many nodes, where. */
+async function violations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      impact: v.impact,
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').split('\n').slice(1).join(' ').trim()}`),
+    }));
+  });
+}
+
+/** Fails on a serious or critical violation; lists the moderate and minor ones. */
+async function check(page, screen) {
+  const found = await violations(page);
+  const blocking = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  for (const v of found.filter((f) => !blocking.includes(f))) {
+    console.log(`# ${screen}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help})`);
+  }
+  assert.deepEqual(
+    blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.slice(0, 5).join('\n  ')}`),
+    [],
+    `${screen}: serious or critical violations`,
+  );
+}
+
+async function send(page, text) {
+  const input = page.getByTestId('composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe('accessibility of every screen (axe-core)', () => {
+  for (const theme of ['light', 'dark']) {
+    it(`the first run, the picker at both steps and Settings (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme });
+      await page.getByTestId('thread-empty').waitFor();
+      await check(page, 'first run');
+      await page.getByTestId('composer-input').focus();
+      await page.keyboard.press('Control+m');
+      await page.getByTestId('model-picker').waitFor();
+      await check(page, 'picker, model step');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('picker-level-option').first().waitFor();
+      await check(page, 'picker, level step');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('open-settings').click();
+      await page.getByTestId('settings-close').waitFor();
+      await check(page, 'Settings');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it(`a streaming answer, its thoughts folded and open, and an error card (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: DEFAULTS } });
+      await page.evaluate(() => (window.__fake.hold = true));
+      await send(page, 'How many primes are below 100?');
+      await page.getByTestId('thought-live').waitFor();
+      await check(page, 'streaming');
+      await page.evaluate(() => window.__fake.release());
+      await page.getByTestId('thought-preview').waitFor({ timeout: 15000 });
+      await check(page, 'thoughts folded');
+      await page.getByTestId('thought-header').click();
+      await page.getByTestId('thought-body').waitFor();
+      await check(page, 'thoughts open');
+      await page.evaluate(() => (window.__fake.next = { error: { code: 'rateLimited', message: 'Anthropic: 429 Too Many Requests (rate_limit_error)', retryAfterMs: 20000 }, at: 'answer' }));
+      await send(page, 'And below 1000?');
+      await page.getByTestId('error-card').waitFor({ timeout: 15000 });
+      await check(page, 'error card');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it(`the start-up problems screen (${theme})`, async () => {
+      const problem = {
+        file: 'history',
+        path: '/home/ada/.local/share/dev.ponder.desktop/ponder.sqlite3',
+        message: 'the history database failed: file is not a database',
+        remedy: 'moveAside',
+      };
+      const { page } = await browser.open({ theme, backend: { problems: [problem] }, shown: 'problem-history' });
+      await check(page, 'start-up problems');
+      await page.close();
+    });
+  }
+});
