@@ -11,6 +11,12 @@ import { startBrowser } from '../support/ui-page.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
+const EVERYTHING = {
+  id: 'everything',
+  name: 'Everything',
+  enabled: true,
+  transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, secretEnv: [], cwd: null },
+};
 
 let browser;
 
@@ -93,6 +99,40 @@ describe('accessibility of every screen (axe-core)', () => {
       await send(page, 'And below 1000?');
       await page.getByTestId('error-card').waitFor({ timeout: 15000 });
       await check(page, 'error card');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it(`the compare view, a tool's approval card and the Copilot sign-in (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true }, copilotHold: true } });
+      await send(page, 'First try');
+      await page.getByTestId('message-meta').waitFor();
+      await page.getByTestId('rerun').click();
+      await page.getByTestId('picker-filter').fill('haiku 4.5');
+      await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
+      await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+      const answer = page.getByTestId('message-assistant');
+      await answer.getByTestId('versions').waitFor();
+      await page.getByTestId('message-meta').last().waitFor();
+      await answer.getByTestId('version-compare').click();
+      await page.getByTestId('compare-view').waitFor();
+      await check(page, 'compare view');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('compare-view').waitFor({ state: 'detached' });
+
+      await page.getByTestId('tools-button').click();
+      await page.getByTestId('tools-panel').locator('[data-server="everything"] [data-testid="tools-server-toggle"]').check();
+      await check(page, 'tools panel');
+      await page.getByTestId('tools-panel').locator('.close').click();
+      await send(page, 'Say hello with a tool.');
+      await page.getByTestId('tool-approval').waitFor();
+      await check(page, 'tool approval card');
+      await page.getByTestId('tool-approval').getByRole('button', { name: /deny/i }).first().click();
+
+      await page.getByTestId('open-settings').click();
+      await page.getByTestId('provider-copilot').getByTestId('copilot-sign-in-start').click();
+      await page.getByTestId('copilot-user-code').waitFor();
+      await check(page, 'Copilot sign-in');
       assert.deepEqual(problems, []);
       await page.close();
     });
