@@ -1,7 +1,7 @@
 // The built UI checked by axe-core (a checker no one here wrote) in Chromium, screen by screen
 // in both themes: the first run, an empty chat, the model picker at both steps, Settings, an
 // answer streaming, a thread with its thoughts folded and open, an error card and the start-up
-// problems screen. Any serious or critical violation fails; the moderate ones are listed so
+// problems screen; with less motion asked for, nothing moves. Any serious or critical violation fails; the moderate ones are listed so
 // that they can be driven to none.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -133,6 +133,27 @@ describe('accessibility of every screen (axe-core)', () => {
       await page.getByTestId('provider-copilot').getByTestId('copilot-sign-in-start').click();
       await page.getByTestId('copilot-user-code').waitFor();
       await check(page, 'Copilot sign-in');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    it(`asked for less motion, nothing moves (${theme})`, async () => {
+      const { page, problems } = await browser.open({ theme, backend: { settings: DEFAULTS } });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.evaluate(() => (window.__fake.hold = true));
+      await send(page, 'How many primes are below 100?');
+      await page.getByTestId('thought-live').waitFor();
+      const moving = await page.evaluate(() =>
+        [...document.querySelectorAll('*')]
+          .map((el) => ({ el, cs: getComputedStyle(el) }))
+          .filter(({ cs }) => (cs.animationName !== 'none' && parseFloat(cs.animationDuration) > 0.001) || parseFloat(cs.transitionDuration) > 0.001)
+          .map(({ el }) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+      );
+      assert.deepEqual(moving, []);
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+      const movingAgain = await page.evaluate(() => [...document.querySelectorAll('*')].some((el) => getComputedStyle(el).animationName !== 'none'));
+      assert.ok(movingAgain, 'without the preference, the thinking indicator moves (the check can fail)');
+      await page.evaluate(() => window.__fake.release());
       assert.deepEqual(problems, []);
       await page.close();
     });
