@@ -138,3 +138,20 @@ export async function useTheme(page, theme) {
   await page.getByTestId(`theme-${theme}`).click();
   await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
 }
+
+/** The MCP "everything" server as Settings keep it (run through npx), for tool flows. */
+export const EVERYTHING_SERVER = {
+  id: 'everything',
+  name: 'Everything',
+  enabled: true,
+  transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, secretEnv: [], cwd: null },
+};
+
+/** Reruns the answer shown with Claude Haiku 4.5 at high, through "Rerun with…" and the picker. */
+export async function rerunWithHaikuHigh(page) {
+  await page.getByTestId('rerun').click();
+  await page.getByTestId('picker-rerun').waitFor();
+  await page.getByTestId('picker-filter').fill('haiku 4.5');
+  await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
+  await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+}

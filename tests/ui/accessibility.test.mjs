@@ -7,16 +7,10 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 
-import { startBrowser } from '../support/ui-page.mjs';
+import { EVERYTHING_SERVER, rerunWithHaikuHigh, startBrowser } from '../support/ui-page.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
-const EVERYTHING = {
-  id: 'everything',
-  name: 'Everything',
-  enabled: true,
-  transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, secretEnv: [], cwd: null },
-};
 
 let browser;
 
@@ -104,13 +98,10 @@ describe('accessibility of every screen (axe-core)', () => {
     });
 
     it(`the compare view, a tool's approval card and the Copilot sign-in (${theme})`, async () => {
-      const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true }, copilotHold: true } });
+      const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING_SERVER] }, keys: { anthropic: true }, copilotHold: true } });
       await send(page, 'First try');
       await page.getByTestId('message-meta').waitFor();
-      await page.getByTestId('rerun').click();
-      await page.getByTestId('picker-filter').fill('haiku 4.5');
-      await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
-      await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+      await rerunWithHaikuHigh(page);
       const answer = page.getByTestId('message-assistant');
       await answer.getByTestId('versions').waitFor();
       await page.getByTestId('message-meta').last().waitFor();

@@ -6,15 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { screenshot, startBrowser } from '../support/ui-page.mjs';
+import { EVERYTHING_SERVER, screenshot, startBrowser } from '../support/ui-page.mjs';
 
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
-const EVERYTHING = {
-  id: 'everything',
-  name: 'Everything',
-  enabled: true,
-  transport: { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, secretEnv: [], cwd: null },
-};
 
 let browser;
 
@@ -104,7 +98,7 @@ describe('tools in the UI', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`asks before a tool runs, shows the call and its result, and reads the turn back (${theme})`, async () => {
-      const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true } } });
+      const { page, problems } = await browser.open({ theme, backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING_SERVER] }, keys: { anthropic: true } } });
       // The tools button: the server on for this conversation, one tool off.
       await page.getByTestId('tools-button').click();
       const panel = page.getByTestId('tools-panel');
@@ -159,7 +153,7 @@ describe('tools in the UI', () => {
 
   it('tells the model when the user denies a call', async () => {
     const { page, problems } = await browser.open({
-      backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true } },
+      backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING_SERVER] }, keys: { anthropic: true } },
     });
     await page.getByTestId('tools-button').click();
     await page.getByTestId('tools-panel').locator('[data-testid="tools-server-toggle"]').check();
@@ -185,7 +179,7 @@ describe('tools in the UI', () => {
 
   it('keeps a conversation’s tools in a profile and brings them back with it', async () => {
     const { page, problems } = await browser.open({
-      backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING] }, keys: { anthropic: true } },
+      backend: { settings: { ...DEFAULTS, mcpServers: [EVERYTHING_SERVER] }, keys: { anthropic: true } },
     });
     const input = page.getByTestId('composer-input');
     await page.getByTestId('tools-button').click();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
-import { screenshot, startBrowser } from '../support/ui-page.mjs';
+import { rerunWithHaikuHigh, screenshot, startBrowser } from '../support/ui-page.mjs';
 
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
 
@@ -121,11 +121,7 @@ describe('versions of a message', () => {
     await send(page, 'First try');
     await page.getByTestId('message-meta').waitFor();
     const before = (await page.getByTestId('model-button').textContent()).trim();
-    await page.getByTestId('rerun').click();
-    await page.getByTestId('picker-rerun').waitFor();
-    await page.getByTestId('picker-filter').fill('haiku 4.5');
-    await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
-    await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+    await rerunWithHaikuHigh(page);
     const answer = page.getByTestId('message-assistant');
     await answer.getByTestId('versions').waitFor();
     assert.equal(await countOf(answer), '2 / 2');
@@ -145,10 +141,7 @@ describe('versions of a message', () => {
       await send(page, 'First try');
       await page.getByTestId('message-meta').waitFor();
       const first = await answerShown(page);
-      await page.getByTestId('rerun').click();
-      await page.getByTestId('picker-filter').fill('haiku 4.5');
-      await page.locator('[data-testid="picker-model-option"][data-model="claude-haiku-4-5"]').click();
-      await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
+      await rerunWithHaikuHigh(page);
       const answer = page.getByTestId('message-assistant');
       await answer.getByTestId('versions').waitFor();
       const second = await answerShown(page);
