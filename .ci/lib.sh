@@ -10,9 +10,10 @@ BUILD_PACKAGES=(build-essential pkg-config file libwebkit2gtk-4.1-dev libssl-dev
   libayatana-appindicator3-dev librsvg2-dev)
 # What running it without a display needs.
 HEADLESS_PACKAGES=(xvfb xauth dbus dbus-x11)
-# What the tests need besides: WebKit's WebDriver, Chromium, a Secret Service, X tools, GNU time.
+# What the tests need besides: WebKit's WebDriver, Chromium, a Secret Service, X tools, GNU time,
+# Python (the real-app import test packs its .zip with it).
 TEST_PACKAGES=(webkit2gtk-driver chromium fonts-dejavu-core gnome-keyring libsecret-tools
-  x11-utils xdotool imagemagick desktop-file-utils time)
+  x11-utils xdotool imagemagick desktop-file-utils time python3)
 
 MIN_NODE="20.19.0"
 MIN_RUST="1.95.0"
