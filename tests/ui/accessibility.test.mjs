@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 
-import { EVERYTHING_SERVER, rerunWithHaikuHigh, startBrowser } from '../support/ui-page.mjs';
+import { EVERYTHING_SERVER, rerunWithHaikuHigh, screenshot, startBrowser } from '../support/ui-page.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
@@ -55,6 +55,46 @@ async function send(page, text) {
   await input.fill(text);
   await input.press('Enter');
 }
+
+describe('Settings by keyboard', () => {
+  it('lists its sections, goes to one with its heading focused, and filters them', async () => {
+    const { page, problems } = await browser.open({ theme: 'light' });
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-close').waitFor();
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    assert.deepEqual(await nav.getByRole('button').allTextContents(), [
+      'Providers', 'Copilot', 'Defaults', 'Appearance', 'Tools', 'History', 'Usage', 'Prices', 'Overrides', 'Profiles',
+    ]);
+    // From the filter, Tab reaches the list; Enter on History goes there.
+    await page.getByTestId('settings-filter').focus();
+    for (let i = 0; i < 6; i++) await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'History');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 's-history');
+    assert.ok(await page.locator('#s-history').isVisible());
+    const top = await page.locator('#s-history').evaluate((h) => h.getBoundingClientRect().top - h.closest('.settings-body').getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < 40, `the History heading is at the top of the panel (${top} px)`);
+    await screenshot(page, 'ui-settings-sections');
+    // Copilot is a card of Providers.
+    await nav.getByRole('button', { name: 'Copilot' }).click();
+    await page.waitForFunction(() => document.activeElement?.id === 'provider-copilot');
+    // The filter keeps the sections that hold its words.
+    await page.getByTestId('settings-filter').fill('thoughts older');
+    const visible = () => page.locator('.settings-body section[aria-labelledby]:visible h3').allTextContents();
+    assert.deepEqual(await visible(), ['History']);
+    await page.getByTestId('settings-filter').fill('no such setting');
+    assert.deepEqual(await visible(), []);
+    await page.getByTestId('settings-none').waitFor();
+    await check(page, 'Settings filtered to nothing');
+    await page.getByTestId('settings-filter').fill('');
+    assert.equal((await visible()).length, 9);
+    // Esc leaves.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-panel').waitFor({ state: 'detached' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
 
 describe('accessibility of every screen (axe-core)', () => {
   for (const theme of ['light', 'dark']) {

@@ -176,6 +176,8 @@ describe('the model picker', () => {
   it('sets a level for the next message only, then goes back to the saved one', async () => {
     const { page, problems } = await openChat();
     await page.keyboard.press('Control+m');
+    // Typed once the picker's filter has the focus: keys sent before it opens go elsewhere.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'picker-filter');
     await page.keyboard.type('sonnet');
     await page.keyboard.press('Enter');
     const picker = page.getByTestId('model-picker');
