@@ -31,9 +31,7 @@ pub fn import(args: ImportArgs, store: &Store) -> anyhow::Result<()> {
     let bar = (!args.json && std::io::stderr().is_terminal()).then(progress_bar);
     let mut tell = |p: Progress| {
         if let Some(bar) = &bar {
-            if let Some(total) = p.total {
-                bar.set_length(total);
-            }
+            bar.set_length(p.total);
             bar.set_position(p.read);
             bar.set_message(format!("{} conversation(s)", p.conversations));
         }

@@ -34,8 +34,8 @@ pub struct Imported {
 pub struct ImportProgress {
     #[cfg_attr(test, ts(type = "number"))]
     read: u64,
-    #[cfg_attr(test, ts(type = "number | null"))]
-    total: Option<u64>,
+    #[cfg_attr(test, ts(type = "number"))]
+    total: u64,
     conversations: usize,
 }
 

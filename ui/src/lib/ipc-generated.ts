@@ -288,7 +288,7 @@ updated: number, unchanged: number,
 /** Stopped by the user: what is above was imported and stays. */
 cancelled: boolean, };
 
-export type ImportProgress = { read: number, total: number | null, conversations: number, };
+export type ImportProgress = { read: number, total: number, conversations: number, };
 
 export type Format = "md" | "json" | "html";
 

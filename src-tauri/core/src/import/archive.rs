@@ -1,7 +1,7 @@
 //! A data export as the providers deliver it: a `.zip` holding `conversations.json` (ChatGPT:
 //! with images and files beside it; Claude: with `projects.json` and `users.json`). The
-//! archive is only read: its conversations file is found by name and read into memory, never
-//! written anywhere, so no path inside it can point outside. A zip bomb is refused from its
+//! archive is only read: its conversations file is found by name and streamed as it is
+//! inflated, never written anywhere, so no path inside it can point outside. A zip bomb is refused from its
 //! directory before anything is inflated (a declared size over the cap, or a ratio no text
 //! compresses to), and reading stops at the cap whatever the directory says.
 
@@ -47,7 +47,7 @@ pub fn import<R: Read + Seek>(
     // archive, as the conversations file streams from the first.
     let beside = zip::ZipArchive::new(open().map_err(unreadable)?).map_err(damaged)?;
     let mut assets = super::assets::ZipAssets::new(beside, store.attachments());
-    super::stream::import(store, reader, Some(total), &mut assets, watch)
+    super::stream::import(store, reader, total, &mut assets, watch)
 }
 
 /// Ponder's own backup: `backup.json`, and each file under `files/<sha256>`.

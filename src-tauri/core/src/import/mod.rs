@@ -57,25 +57,23 @@ pub fn import_file(
     path: &std::path::Path,
     watch: &mut Watch<'_>,
 ) -> Result<ImportReport, Interrupted> {
-    use std::io::{BufRead, Read, Seek};
+    use std::io::{BufRead, Read};
     let cannot = |e: std::io::Error| ImportError::Unreadable {
         path: path.display().to_string(),
         reason: e.to_string(),
     };
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
-    let mut head = [0u8; 4];
-    let read = file.read(&mut head).map_err(cannot)?;
-    file.rewind().map_err(cannot)?;
-    if archive::is_zip(&head[..read]) {
-        drop(file);
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
+    let head = reader.fill_buf().map_err(cannot)?;
+    if archive::is_zip(head) {
+        drop(reader);
         let open = || std::fs::File::open(path).map(std::io::BufReader::new);
         return archive::import(store, open, watch);
     }
-    let size = file.metadata().map_err(cannot)?.len();
-    let mut reader = std::io::BufReader::with_capacity(256 * 1024, file);
-    match first_byte(reader.fill_buf().map_err(cannot)?) {
+    match first_byte(head) {
         Some(b'[') => {
-            return stream::import(store, reader, Some(size), &mut assets::NoAssets, watch);
+            return stream::import(store, reader, size, &mut assets::NoAssets, watch);
         }
         Some(b'{') => {}
         // Not JSON at all: said before the size, which would not be the problem.
@@ -105,11 +103,10 @@ pub fn import_file(
 /// Claude data export (`conversations.json`, a conversation at a time).
 pub fn import(store: &Store, bytes: &[u8]) -> Result<ImportReport, Interrupted> {
     if is_foreign(bytes) {
-        let total = Some(bytes.len() as u64);
         return stream::import(
             store,
             bytes,
-            total,
+            bytes.len() as u64,
             &mut assets::NoAssets,
             &mut Watch::default(),
         );

@@ -28,9 +28,10 @@ const TELL_EVERY: Duration = Duration::from_millis(100);
 /// How far an import has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Progress {
-    /// Bytes of the conversations file read, of how many (when known).
+    /// Bytes of the conversations file read, of how many (its size, or what the archive
+    /// says it unpacks to).
     pub read: u64,
-    pub total: Option<u64>,
+    pub total: u64,
     /// Conversations read so far.
     pub conversations: usize,
 }
@@ -162,12 +163,12 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Vec<ConversationRecord>, ImportError
     Ok(records)
 }
 
-/// Imports the list `reader` holds (`total` bytes, when known), merging each conversation into
+/// Imports the list `reader` holds (`total` bytes), merging each conversation into
 /// the history as [`Store::merge_records`] does.
 pub(super) fn import<R: BufRead>(
     store: &Store,
     reader: R,
-    total: Option<u64>,
+    total: u64,
     assets: &mut dyn Assets,
     watch: &mut Watch<'_>,
 ) -> Result<ImportReport, Interrupted> {
@@ -203,7 +204,7 @@ pub(super) fn import<R: BufRead>(
             let conversations = done.conversations + done.updated + done.unchanged;
             watch.tell(
                 Progress {
-                    read: total.unwrap_or(0),
+                    read: total,
                     total,
                     conversations,
                 },
@@ -226,8 +227,9 @@ fn write(
     if batch.is_empty() {
         return Ok(());
     }
-    let merged = store.merge_records(batch)?;
-    batch.clear();
+    // Taken whether it is written or refused: a batch is tried once, not again at the end.
+    let records = std::mem::take(batch);
+    let merged = store.merge_records(&records)?;
     done.conversations += merged.new;
     done.messages += merged.new_messages + merged.added_messages;
     done.updated += merged.updated;

@@ -63,7 +63,7 @@ impl super::Store {
 }
 
 /// While an import writes, the history keeps more of itself in memory and its search index
-/// gathers a whole batch before writing it; as it was once dropped. Each batch indexes tens
+/// gathers a whole batch before writing it; the page cache is as it was once this is dropped. Each batch indexes tens
 /// of megabytes of text: with FTS5's default of 1 MB gathered, the index was written as many
 /// small pieces and merging them was most of the import's time, and the message indexes,
 /// written all over by new ids, were read back from the disk page by page.
@@ -360,17 +360,23 @@ fn insert_message_tx(
 mod staging {
     use rusqlite::Transaction;
 
-    const COLUMNS: &str = "id, conversation_id, seq, role, status, text, thoughts, parts, replay, \
-        provider, model, choice, input_tokens, output_tokens, reasoning_tokens, cached_tokens, \
-        thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at, \
-        parent_id, first_token_ms";
+    /// The columns a message is staged and moved with, in the order `INSERT` binds them.
+    macro_rules! columns {
+        () => {
+            "id, conversation_id, seq, role, status, text, thoughts, parts, replay, provider, \
+             model, choice, input_tokens, output_tokens, reasoning_tokens, cached_tokens, \
+             thinking_ms, stop_reason, error_code, error_message, notes, created_at, updated_at, \
+             parent_id, first_token_ms"
+        };
+    }
+    const COLUMNS: &str = columns!();
 
-    pub const INSERT: &str = "INSERT INTO temp.import_messages (id, conversation_id, seq, role, \
-        status, text, thoughts, parts, replay, provider, model, choice, input_tokens, \
-        output_tokens, reasoning_tokens, cached_tokens, thinking_ms, stop_reason, error_code, \
-        error_message, notes, created_at, updated_at, parent_id, first_token_ms) \
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-        ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+    pub const INSERT: &str = concat!(
+        "INSERT INTO temp.import_messages (",
+        columns!(),
+        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)"
+    );
 
     /// An empty staging table. Its ids are unique too, so two messages with one id are
     /// refused before they meet in `messages`.
