@@ -1,5 +1,6 @@
 // The answers streaming now, one per conversation at most, folded from their events by the
 // pure `foldEvent` (stream.ts), and the clock their timers read.
+import { announcement } from './announce';
 import { AppError, ipc } from './ipc';
 import { foldEvent, newRun, type LiveRun } from './stream';
 import type { Choice, StreamEvent } from './types';
@@ -45,6 +46,8 @@ export class RunsState {
     if (!run || run.closed) return null;
     const next = foldEvent(run, event, Date.now());
     this.byKey = { ...this.byKey, [key]: next };
+    const said = announcement(run, next, event);
+    if (said) this.ui.announce(said.text, said.assertive);
     if (event.type === 'started' && this.cancelWanted.has(key)) void this.cancel(key);
     return next;
   }

@@ -27,6 +27,13 @@ export interface ImageViewing {
   opener: HTMLElement | null;
 }
 
+/** What has the focus now, to give it back to when a dialog closes; null for the page itself. */
+function focusedNow(): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
+}
+
 export class Ui {
   picker = $state<PickerStart | null>(null);
   settingsOpen = $state(false);
@@ -46,20 +53,32 @@ export class Ui {
   /** A short message in the status line ("Link copied"), cleared after a while. */
   flash = $state<string | null>(null);
   private flashTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Where the focus was when each dialog opened: it goes back there when the dialog closes. */
+  private readonly openers = new Map<'picker' | 'settings' | 'compare' | 'confirm', HTMLElement | null>();
 
   readonly thoughts = new ThoughtView();
 
   openPicker(start: PickerStart = { step: 'model' }): void {
+    if (!this.picker) this.openers.set('picker', focusedNow());
     this.picker = start;
   }
 
-  closePicker(): void {
+  /** Closes the picker. Left without a choice, the focus goes back where it was; after a
+   * choice, to the composer, where the message with that model is written next; left by a
+   * click elsewhere, it stays with what was clicked. */
+  closePicker(focus: 'back' | 'composer' | 'stay' = 'back'): void {
     this.picker = null;
-    this.focusComposer += 1;
+    const opener = this.openers.get('picker') ?? null;
+    this.openers.delete('picker');
+    if (focus !== 'stay') this.giveFocusBack(focus === 'back' ? opener : null);
   }
 
   openSettings(provider: string | null = null): void {
+    // Settings opened from the picker ("Add key") go back to the composer, not to the picker.
+    const opener = this.picker ? (this.openers.get('picker') ?? null) : focusedNow();
     this.picker = null;
+    this.openers.delete('picker');
+    if (!this.settingsOpen) this.openers.set('settings', opener);
     this.settingsProvider = provider;
     this.settingsOpen = true;
   }
@@ -67,7 +86,45 @@ export class Ui {
   closeSettings(): void {
     this.settingsOpen = false;
     this.settingsProvider = null;
-    this.focusComposer += 1;
+    this.giveFocusBack(this.openers.get('settings') ?? null);
+    this.openers.delete('settings');
+  }
+
+  openCompare(messageId: string): void {
+    if (!this.compare) this.openers.set('compare', focusedNow());
+    this.compare = messageId;
+  }
+
+  closeCompare(): void {
+    this.compare = null;
+    this.giveFocusBack(this.openers.get('compare') ?? null);
+    this.openers.delete('compare');
+  }
+
+  ask(request: ConfirmRequest): void {
+    if (!this.confirm) this.openers.set('confirm', focusedNow());
+    this.confirm = request;
+  }
+
+  closeConfirm(): void {
+    this.confirm = null;
+    this.giveFocusBack(this.openers.get('confirm') ?? null);
+    this.openers.delete('confirm');
+  }
+
+  /** Focuses `opener` once the dialog is gone (after the frame that removes it), or the
+   * composer where it is gone or was never known. */
+  private giveFocusBack(opener: HTMLElement | null): void {
+    if (!opener) {
+      this.focusComposer += 1;
+      return;
+    }
+    const give = (): void => {
+      if (opener.isConnected && opener.getClientRects().length > 0) opener.focus({ preventScroll: false });
+      else this.focusComposer += 1;
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(give);
+    else give();
   }
 
   openViewer(images: readonly ViewedImage[], index: number, opener: HTMLElement | null): void {
@@ -92,6 +149,24 @@ export class Ui {
     else this.focusComposer += 1;
   }
 
+  /** What the page's live regions say now (see Announcer.svelte). */
+  spoken = $state({ polite: '', assertive: '' });
+  private readonly spokenTimers = { polite: 0 as ReturnType<typeof setTimeout> | 0, assertive: 0 as ReturnType<typeof setTimeout> | 0 };
+
+  /** Says `text` to a screen reader: politely (after what it is reading), or at once. The
+   * region is emptied first, so the same words twice are said twice, and again a while
+   * after, so that reading the page later does not come upon them. */
+  announce(text: string, assertive = false): void {
+    const key = assertive ? 'assertive' : 'polite';
+    this.spoken = { ...this.spoken, [key]: '' };
+    clearTimeout(this.spokenTimers[key]);
+    this.spokenTimers[key] = setTimeout(() => {
+      this.spoken = { ...this.spoken, [key]: text };
+      this.spokenTimers[key] = setTimeout(() => (this.spoken = { ...this.spoken, [key]: '' }), 10000);
+    }, 60);
+  }
+
+  /** Shows `text` in the status line for a while; a screen reader says it too. */
   say(text: string, ms = 4000): void {
     this.flash = text;
     clearTimeout(this.flashTimer);
