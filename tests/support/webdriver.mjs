@@ -86,6 +86,20 @@ export class Session {
     return this.client.elementSendKeys(element, text);
   }
 
+  /** The role the browser's accessibility tree gives the element (WebDriver's computed role). */
+  role(element) {
+    return this.client.getElementComputedRole(element);
+  }
+
+  /** The name the browser's accessibility tree gives the element (WebDriver's computed label). */
+  label(element) {
+    return this.client.getElementComputedLabel(element);
+  }
+
+  attribute(element, name) {
+    return this.client.getElementAttribute(element, name);
+  }
+
   async findAll(css) {
     const found = await this.client.findElements('css selector', css);
     return found.map((v) => elementId(v, css));

@@ -41,7 +41,7 @@ async function check(page, screen) {
   const found = await violations(page);
   const blocking = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   for (const v of found.filter((f) => !blocking.includes(f))) {
-    console.log(`# ${screen}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help})`);
+    console.log(`# ${screen}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help}): ${v.nodes.slice(0, 3).join('; ')}`);
   }
   assert.deepEqual(
     blocking.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.slice(0, 5).join('\n  ')}`),
@@ -129,6 +129,8 @@ describe('accessibility of every screen (axe-core)', () => {
       await page.getByTestId('thought-header').click();
       await page.getByTestId('thought-body').waitFor();
       await check(page, 'thoughts open');
+      // The next question waits for this answer's end (a slow machine may still be streaming it).
+      await page.getByTestId('message-meta').waitFor({ timeout: 15000 });
       await page.evaluate(() => (window.__fake.next = { error: { code: 'rateLimited', message: 'Anthropic: 429 Too Many Requests (rate_limit_error)', retryAfterMs: 20000 }, at: 'answer' }));
       await send(page, 'And below 1000?');
       await page.getByTestId('error-card').waitFor({ timeout: 15000 });
