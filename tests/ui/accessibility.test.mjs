@@ -134,6 +134,9 @@ describe('accessibility of every screen (axe-core)', () => {
       await page.evaluate(() => (window.__fake.next = { error: { code: 'rateLimited', message: 'Anthropic: 429 Too Many Requests (rate_limit_error)', retryAfterMs: 20000 }, at: 'answer' }));
       await send(page, 'And below 1000?');
       await page.getByTestId('error-card').waitFor({ timeout: 15000 });
+      // Said at once, one time: by the page's assertive region, not by the card as well.
+      await page.waitForFunction(() => document.querySelector('[data-testid="announce-assertive"]')?.textContent === 'The answer failed: Anthropic: 429 Too Many Requests (rate_limit_error)');
+      assert.equal(await page.locator('[role="alert"], [aria-live="assertive"]').count(), 1);
       await check(page, 'error card');
       assert.deepEqual(problems, []);
       await page.close();

@@ -80,7 +80,7 @@ export class ChatSession {
     this.catalog = parts.catalog;
     this.conversations = parts.conversations;
     this.runs = parts.runs;
-    this.notes = new Notes(this);
+    this.notes = new Notes(this, (text) => this.ui.announce(text, true));
     this.choice = new ReasoningChoice(this, parts.catalog);
     this.profiles = new Profiles(this, parts.settings);
     this.sending = new Sending(this, parts);

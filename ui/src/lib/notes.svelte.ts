@@ -18,7 +18,12 @@ export class Notes {
   private byConversation = $state.raw<Record<string, Note[]>>({});
   private seq = 0;
 
-  constructor(private readonly host: NotesHost) {}
+  /** `alert` tells a screen reader of an error card at once (the card itself is not a live
+   * region: a thread opened later would read out every old one). */
+  constructor(
+    private readonly host: NotesHost,
+    private readonly alert: (text: string) => void = () => {},
+  ) {}
 
   /** The notes of a conversation, in the order they were written. */
   of(key: string): Note[] {
@@ -38,6 +43,7 @@ export class Notes {
   addError(err: AppError, extra: Partial<Note> = {}): void {
     const error = { code: err.code, message: err.message, retryAfterMs: err.retryAfterMs };
     this.add([err.message], 'error', { error, ...extra });
+    this.alert(err.message);
   }
 
   /** Changes a note's lines and actions, in whichever conversation it is: a note that follows
