@@ -58,15 +58,20 @@ async function serveStoredImages(page, asked) {
   });
 }
 
-/** Starts the static server and a Chromium profile; returns { open(options), close() }. */
-export async function startBrowser() {
+/**
+ * Starts the static server and a Chromium profile; returns { open(options), close() }.
+ * `viewport` and `deviceScaleFactor` size every page of the profile: a 640×400 viewport at
+ * scale 2 is what a 1280×800 window lays out at 200% zoom, drawn at the window's sharpness.
+ */
+export async function startBrowser({ viewport = { width: 1180, height: 760 }, deviceScaleFactor = undefined } = {}) {
   assert.ok(existsSync(join(uiDist, 'index.html')), 'ui/dist is built (npm --prefix ui run build)');
   const server = await serveStatic(uiDist);
   const profileDir = mkdtempSync(join(tmpdir(), 'ponder-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1180, height: 760 },
+    viewport,
+    ...(deviceScaleFactor ? { deviceScaleFactor } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -85,9 +90,10 @@ export async function startBrowser() {
    * the problems seen on it, and the stored images it asked for.
    */
   /** `shown`: the element that says the page is up (the start-up problems screen has no
-   * status line). */
-  async function open({ backend = {}, theme = 'light', colorScheme = 'light', shown = 'status-version' } = {}) {
+   * status line); `viewport`, this page's size if not the profile's. */
+  async function open({ backend = {}, theme = 'light', colorScheme = 'light', shown = 'status-version', viewport = undefined } = {}) {
     const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme });
     const problems = [];
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
