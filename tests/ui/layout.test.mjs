@@ -231,6 +231,12 @@ for (const size of SIZES) {
         // A row of the list with the focus shows its actions beside its title.
         await page.locator('[data-testid="conversation"] [data-sidebar-row]').first().focus();
         await checkLayout(page, `${size.name} a conversation focused (${theme})`);
+        if (size.viewport.width < 600) {
+          // Opened from the list above it, the chat is scrolled to.
+          await page.evaluate(() => document.scrollingElement.scrollTo(0, 0));
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => Math.abs(document.querySelector('main').getBoundingClientRect().top) <= 1);
+        }
         await rerunWithHaikuHigh(page);
         const answer = page.getByTestId('message-assistant');
         await answer.getByTestId('versions').waitFor();
