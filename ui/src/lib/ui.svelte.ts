@@ -120,6 +120,8 @@ export class Ui {
       return;
     }
     const give = (): void => {
+      // Something opened in between (Ctrl+M right after Esc) took the focus: it keeps it.
+      if (focusedNow() && document.activeElement?.isConnected) return;
       if (opener.isConnected && opener.getClientRects().length > 0) opener.focus({ preventScroll: false });
       else this.focusComposer += 1;
     };
