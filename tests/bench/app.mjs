@@ -16,6 +16,7 @@ import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs
 import { startKeyring } from '../support/keyring.mjs';
 import { repoRoot } from '../support/paths.mjs';
 import { IMAGES_TITLE, LONG_TITLE, messageId, THOUGHT_TITLE, WORDS_TITLE } from './history.mjs';
+import { liveThought } from './live-thought.mjs';
 import { benchScene, FULL_SIZE } from './scene.mjs';
 
 const SHORT = process.argv.includes('--short');
@@ -516,6 +517,12 @@ async function main() {
       if (want('images')) await imagesThread(s, history, dataHome);
       stage = 'attaching a large PDF';
       if (want('attach')) await attachPdf(s, history);
+      // Last: its provider streams only the long thought from then on.
+      stage = 'a half-megabyte thought streaming';
+      if (want('live')) {
+        const openThread = () => s.execute(OPEN, [THOUGHT_TITLE, messageId(history.thoughtId, 1)]);
+        await liveThought(s, { mock, dataHome, openThread, short: SHORT, figure, waitFor, sleep, percentile });
+      }
       await s.end();
     } finally {
       await driver.stop();

@@ -16,9 +16,10 @@ export function mockProviderBinary() {
  * Serves `fixture` (a path under tests/fixtures/real) with the given options; `first` lists
  * replies for the first POST requests, in order. With `copilot` (`{ pendingPolls, signIn,
  * interval }`, or `{}`) it plays GitHub's sign-in and the Copilot API instead, and `fixture`
- * may be null. Resolves to { url, stop }.
+ * may be null. `burstBytes` sends that many bytes of the body as its first piece. Resolves to
+ * { url, stop }.
  */
-export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, status, record, stallAfter, port = 0, first = [], copilot } = {}) {
+export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, burstBytes, status, record, stallAfter, port = 0, first = [], copilot } = {}) {
   const bin = mockProviderBinary();
   if (!existsSync(bin)) throw new Error(`no mock provider at ${bin}; build it (cargo build -p ponder-mock-provider)`);
   const args = ['--port', String(port), '--chunk-size', String(chunkSize), '--delay-ms', String(delayMs)];
@@ -30,6 +31,8 @@ export function startMockProvider(fixture, { chunkSize = 64, delayMs = 15, statu
   if (status) args.push('--status', String(status));
   if (record) args.push('--record', record);
   if (stallAfter !== undefined) args.push('--stall-after', String(stallAfter));
+  // The body's first bytes at once, then the rest in chunks (a long answer caught up on).
+  if (burstBytes !== undefined) args.push('--burst-bytes', String(burstBytes));
   // Replies for the first POSTs (a tool loop's first step), before `fixture` answers the rest.
   for (const path of first) args.push('--first', path);
   // The fixtures of this checkout, whichever checkout built the binary.

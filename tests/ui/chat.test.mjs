@@ -285,11 +285,12 @@ describe('a streamed answer with thoughts', () => {
         timeout: 6000,
       });
       assert.match(await live.textContent(), /count them by decade/);
-      // Line by line, and a line's indent is kept: the area collapses other runs of spaces.
+      // A line's indent is kept: the area collapses other runs of spaces.
       const indent = await live.evaluate((area) => {
-        const lines = [...area.children];
+        const texts = [];
+        for (const walk = document.createTreeWalker(area, NodeFilter.SHOW_TEXT); walk.nextNode(); ) texts.push(walk.currentNode);
         const at = (text) => {
-          const node = lines.find((l) => l.textContent.includes(text)).firstChild;
+          const node = texts.find((t) => t.data.includes(text));
           const range = document.createRange();
           range.setStart(node, node.data.indexOf(text));
           range.setEnd(node, node.data.indexOf(text) + 1);

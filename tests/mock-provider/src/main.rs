@@ -52,6 +52,9 @@ struct Args {
     /// Send the body in pieces of this many bytes (each its own HTTP chunk for streams).
     #[arg(long)]
     chunk_size: Option<usize>,
+    /// Send this many bytes of the body as its first piece, then `--chunk-size` pieces.
+    #[arg(long, default_value_t = 0)]
+    burst_bytes: usize,
     /// Milliseconds to wait between two pieces.
     #[arg(long, default_value_t = 0)]
     delay_ms: u64,
@@ -108,6 +111,9 @@ fn build_reply(args: &Args, fixture: &std::path::Path) -> anyhow::Result<Reply> 
     }
     if args.delay_ms > 0 {
         reply = reply.delay(Duration::from_millis(args.delay_ms));
+    }
+    if args.burst_bytes > 0 {
+        reply = reply.burst(args.burst_bytes);
     }
     if let Some(n) = args.cut_after {
         reply = reply.cut_after(n);

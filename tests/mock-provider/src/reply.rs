@@ -33,6 +33,7 @@ pub struct Reply {
     pub(crate) body: Arc<Vec<u8>>,
     pub(crate) chunked: Option<bool>,
     pub(crate) chunk_size: Option<usize>,
+    pub(crate) burst: usize,
     pub(crate) delay: Duration,
     pub(crate) cut_after: Option<usize>,
     pub(crate) stall_after: Option<usize>,
@@ -60,6 +61,7 @@ impl Reply {
             body: Arc::new(body),
             chunked: None,
             chunk_size: None,
+            burst: 0,
             delay: Duration::ZERO,
             cut_after: None,
             stall_after: None,
@@ -172,6 +174,13 @@ impl Reply {
     /// Default: the whole body in one piece. `0` is treated as `1`.
     pub fn chunk_size(mut self, bytes: usize) -> Reply {
         self.chunk_size = Some(bytes.max(1));
+        self
+    }
+
+    /// Send the body's first `bytes` bytes as one piece, before the chunks of `chunk_size`
+    /// (a long answer the client catches up on at once, then follows as it streams).
+    pub fn burst(mut self, bytes: usize) -> Reply {
+        self.burst = bytes;
         self
     }
 

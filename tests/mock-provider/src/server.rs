@@ -144,7 +144,12 @@ async fn send(stream: &mut TcpStream, reply: &Reply, shared: &Shared) -> std::io
         Ending::Cut(n) | Ending::Stall(n) => n.min(body.len()),
     };
     let piece_size = reply.chunk_size.unwrap_or(body.len()).max(1);
-    for (i, piece) in body[..limit].chunks(piece_size).enumerate() {
+    let burst = reply.burst.min(limit);
+    let pieces = (burst > 0)
+        .then(|| &body[..burst])
+        .into_iter()
+        .chain(body[burst..limit].chunks(piece_size));
+    for (i, piece) in pieces.enumerate() {
         if i > 0 && !reply.delay.is_zero() {
             tokio::time::sleep(reply.delay).await;
         }

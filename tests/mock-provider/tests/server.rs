@@ -198,6 +198,18 @@ async fn chunk_size_one_sends_one_byte_per_chunk() {
 }
 
 #[tokio::test]
+async fn a_burst_comes_first_then_the_chunks() {
+    let mock = MockProvider::start().await.unwrap();
+    let text = "data: a long start\n\ndata: 1\n\ndata: 2\n\n";
+    mock.push(Reply::sse(text).burst(20).chunk_size(5));
+    let response = parse(&exchange(&mock, &post("/v1/messages", "{}")).await.bytes);
+    assert!(response.complete);
+    assert_eq!(response.chunk_sizes(), vec![20, 5, 5, 5, 3]);
+    assert_eq!(response.text(), text);
+    mock.shutdown().await;
+}
+
+#[tokio::test]
 async fn delay_spaces_the_chunks() {
     let mock = MockProvider::start().await.unwrap();
     let delay = Duration::from_millis(150);
