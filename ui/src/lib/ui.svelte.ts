@@ -34,6 +34,8 @@ function focusedNow(): HTMLElement | null {
   return active instanceof HTMLElement && active !== document.body ? active : null;
 }
 
+type Dialog = 'picker' | 'settings' | 'compare' | 'confirm';
+
 export class Ui {
   picker = $state<PickerStart | null>(null);
   settingsOpen = $state(false);
@@ -54,7 +56,7 @@ export class Ui {
   flash = $state<string | null>(null);
   private flashTimer: ReturnType<typeof setTimeout> | undefined;
   /** Where the focus was when each dialog opened: it goes back there when the dialog closes. */
-  private readonly openers = new Map<'picker' | 'settings' | 'compare' | 'confirm', HTMLElement | null>();
+  private readonly openers = new Map<Dialog, HTMLElement | null>();
 
   readonly thoughts = new ThoughtView();
 
@@ -68,16 +70,14 @@ export class Ui {
    * click elsewhere, it stays with what was clicked. */
   closePicker(focus: 'back' | 'composer' | 'stay' = 'back'): void {
     this.picker = null;
-    const opener = this.openers.get('picker') ?? null;
-    this.openers.delete('picker');
+    const opener = this.takeOpener('picker');
     if (focus !== 'stay') this.giveFocusBack(focus === 'back' ? opener : null);
   }
 
   openSettings(provider: string | null = null): void {
     // Settings opened from the picker ("Add key") go back to the composer, not to the picker.
-    const opener = this.picker ? (this.openers.get('picker') ?? null) : focusedNow();
+    const opener = this.picker ? this.takeOpener('picker') : focusedNow();
     this.picker = null;
-    this.openers.delete('picker');
     if (!this.settingsOpen) this.openers.set('settings', opener);
     this.settingsProvider = provider;
     this.settingsOpen = true;
@@ -86,8 +86,7 @@ export class Ui {
   closeSettings(): void {
     this.settingsOpen = false;
     this.settingsProvider = null;
-    this.giveFocusBack(this.openers.get('settings') ?? null);
-    this.openers.delete('settings');
+    this.giveFocusBack(this.takeOpener('settings'));
   }
 
   openCompare(messageId: string): void {
@@ -97,8 +96,7 @@ export class Ui {
 
   closeCompare(): void {
     this.compare = null;
-    this.giveFocusBack(this.openers.get('compare') ?? null);
-    this.openers.delete('compare');
+    this.giveFocusBack(this.takeOpener('compare'));
   }
 
   ask(request: ConfirmRequest): void {
@@ -108,8 +106,14 @@ export class Ui {
 
   closeConfirm(): void {
     this.confirm = null;
-    this.giveFocusBack(this.openers.get('confirm') ?? null);
-    this.openers.delete('confirm');
+    this.giveFocusBack(this.takeOpener('confirm'));
+  }
+
+  /** Where the focus was when that dialog opened, forgotten as it is read. */
+  private takeOpener(dialog: Dialog): HTMLElement | null {
+    const opener = this.openers.get(dialog) ?? null;
+    this.openers.delete(dialog);
+    return opener;
   }
 
   /** Focuses `opener` once the dialog is gone (after the frame that removes it), or the
