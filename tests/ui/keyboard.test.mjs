@@ -198,7 +198,7 @@ describe('everything from the keyboard', () => {
       assert.equal(await header.getAttribute('aria-expanded'), 'true');
       await page.keyboard.press('Control+o');
       await last.getByTestId('thought-body').waitFor({ state: 'detached' });
-      await tabTo(page, '[data-testid="message-assistant"]:last-of-type [data-testid="thought-header"], [data-testid="thought-header"]', { back: true });
+      await tabTo(page, '[data-testid="thought-header"]', { back: true });
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.activeElement?.getAttribute('aria-expanded') === 'true');
       await page.keyboard.press('Space');
@@ -220,7 +220,7 @@ describe('everything from the keyboard', () => {
       // Switch to the first version and back; compare; Esc returns to the compare button.
       await tabTo(page, '[data-testid="version-previous"]');
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.querySelector('[data-testid="message-assistant"]:last-of-type [data-testid="version-count"], [data-testid="version-count"]')?.textContent === '1 / 2');
+      await page.waitForFunction(() => document.querySelector('[data-testid="version-count"]')?.textContent === '1 / 2');
       await tabTo(page, '[data-testid="version-compare"]');
       await page.keyboard.press('Enter');
       await page.getByTestId('compare-view').waitFor();
@@ -317,9 +317,8 @@ describe('everything from the keyboard', () => {
     await page.getByTestId('tool-result').first().waitFor({ state: 'attached', timeout: 20000 });
     await page.getByTestId('message-meta').last().waitFor({ timeout: 20000 });
 
-    await isFocused(page, 'composer-input').catch(async () => {
-      await tabTo(page, '[data-testid="composer-input"]');
-    });
+    // Answered, the card is gone, and the focus is back in the composer.
+    await isFocused(page, 'composer-input');
     await page.keyboard.type('Once more with the tool.');
     await page.keyboard.press('Enter');
     await page.getByTestId('tool-approval').waitFor();

@@ -323,6 +323,8 @@ export class ChatSession {
     if (!runId) return;
     try {
       await ipc.answerToolCall(runId, callId, decision);
+      // The card, and the button that had the focus, are gone: the focus goes to the composer.
+      this.ui.focusComposer += 1;
     } catch (raw) {
       this.ui.error = AppError.from(raw);
     }

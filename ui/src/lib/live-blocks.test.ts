@@ -9,14 +9,13 @@ const lines = (n: number, width = 79, from = 0): string =>
 /** What the area shows for `text`: indents as no-break spaces. */
 const shown = (text: string): string => text.replace(/^[ \t]+/gm, (lead) => lead.replaceAll('\t', '    ').replaceAll(' ', '\u00a0'));
 
-function stream(text: string, step: number, area = document.createElement('div'), cutter = new LiveCutter()) {
-  const seen: string[] = [];
-  for (let at = 0; at <= text.length; at += step) {
-    applyLiveOps(area, cutter.update(text.slice(0, at)));
-    seen.push(area.textContent ?? '');
-  }
+/** An area that `text` streamed into, `step` characters at a time. */
+function stream(text: string, step: number): HTMLElement {
+  const area = document.createElement('div');
+  const cutter = new LiveCutter();
+  for (let at = 0; at <= text.length; at += step) applyLiveOps(area, cutter.update(text.slice(0, at)));
   applyLiveOps(area, cutter.update(text));
-  return { area, cutter, seen };
+  return area;
 }
 
 describe('a live thought in blocks', () => {
@@ -54,14 +53,14 @@ describe('a live thought in blocks', () => {
     const text = lines(300) + '\tcode()\n  two spaces\nend';
     const whole = stream(text, text.length);
     const tokens = stream(text, 6);
-    expect([...tokens.area.children].map((b) => b.textContent)).toEqual([...whole.area.children].map((b) => b.textContent));
-    expect(whole.area.textContent).toBe(shown(text));
-    expect(whole.area.textContent!.endsWith('\u00a0'.repeat(4) + 'code()\n\u00a0\u00a0two spaces\nend')).toBe(true);
+    expect([...tokens.children].map((b) => b.textContent)).toEqual([...whole.children].map((b) => b.textContent));
+    expect(whole.textContent).toBe(shown(text));
+    expect(whole.textContent!.endsWith('\u00a0'.repeat(4) + 'code()\n\u00a0\u00a0two spaces\nend')).toBe(true);
   });
 
   it('cuts a line that runs on for pages at a space', () => {
     const words = 'word '.repeat(BLOCK_CHARS);
-    const { area } = stream(words, 5);
+    const area = stream(words, 5);
     expect(area.children.length).toBe(2);
     // At the first space from four blocks' worth on.
     expect(area.children[0]!.textContent!.length).toBeGreaterThanOrEqual(4 * BLOCK_CHARS);

@@ -124,8 +124,9 @@ export class Ui {
       return;
     }
     const give = (): void => {
-      // Something opened in between (Ctrl+M right after Esc) took the focus: it keeps it.
-      if (focusedNow() && document.activeElement?.isConnected) return;
+      // Something took the focus meanwhile (the engine gave it back itself, or Ctrl+M right
+      // after Esc opened the picker): it keeps it.
+      if (focusedNow()) return;
       if (opener.isConnected && opener.getClientRects().length > 0) opener.focus({ preventScroll: false });
       else this.focusComposer += 1;
     };
@@ -157,7 +158,7 @@ export class Ui {
 
   /** What the page's live regions say now (see Announcer.svelte). */
   spoken = $state({ polite: '', assertive: '' });
-  private readonly spokenTimers = { polite: 0 as ReturnType<typeof setTimeout> | 0, assertive: 0 as ReturnType<typeof setTimeout> | 0 };
+  private readonly spokenTimers: Record<'polite' | 'assertive', ReturnType<typeof setTimeout> | undefined> = { polite: undefined, assertive: undefined };
 
   /** Says `text` to a screen reader: politely (after what it is reading), or at once. The
    * region is emptied first, so the same words twice are said twice, and again a while

@@ -1,9 +1,9 @@
 //! A data export as the providers deliver it: a `.zip` holding `conversations.json` (ChatGPT:
 //! with images and files beside it; Claude: with `projects.json` and `users.json`). The
 //! archive is only read: its conversations file is found by name and streamed as it is
-//! inflated, never written anywhere, so no path inside it can point outside. A zip bomb is refused from its
-//! directory before anything is inflated (a declared size over the cap, or a ratio no text
-//! compresses to), and reading stops at the cap whatever the directory says.
+//! inflated, never written anywhere, so no path inside it can point outside. A zip bomb is
+//! refused from its directory before anything is inflated (a declared size over the cap, or a
+//! ratio no text compresses to), and reading stops at the cap whatever the directory says.
 
 use std::io::{Read, Seek};
 

@@ -63,10 +63,10 @@ impl super::Store {
 }
 
 /// While an import writes, the history keeps more of itself in memory and its search index
-/// gathers a whole batch before writing it; the page cache is as it was once this is dropped. Each batch indexes tens
-/// of megabytes of text: with FTS5's default of 1 MB gathered, the index was written as many
-/// small pieces and merging them was most of the import's time, and the message indexes,
-/// written all over by new ids, were read back from the disk page by page.
+/// gathers a whole batch before writing it; the page cache is as it was once this is dropped.
+/// Each batch indexes tens of megabytes of text: with FTS5's default of 1 MB gathered, the
+/// index was written as many small pieces and merging them was most of the import's time, and
+/// the message indexes, written all over by new ids, were read back from the disk page by page.
 pub struct BulkWrite<'a> {
     store: &'a super::Store,
     cache_size: i64,
