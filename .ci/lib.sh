@@ -115,6 +115,24 @@ build_ui() {
   (cd "$ROOT/ui" && npm run --silent build -- --logLevel warn)
 }
 
+# Packs a .deb again in place: its programs stripped of their symbols, its files compressed
+# with xz, its checksums and installed size made true again (see .ci/package).
+repack_deb() { # deb
+  local deb="$1" work
+  work="$(mktemp -d)"
+  dpkg-deb -R "$deb" "$work/root"
+  find "$work/root/usr/bin" -type f -exec strip --strip-all {} +
+  if [ -f "$work/root/DEBIAN/md5sums" ]; then
+    (cd "$work/root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | LC_ALL=C sort -z |
+      xargs -0 md5sum >DEBIAN/md5sums)
+  fi
+  local size
+  size="$(du -sk --exclude=DEBIAN "$work/root" | cut -f1)"
+  sed -i "s/^Installed-Size: .*/Installed-Size: $size/" "$work/root/DEBIAN/control"
+  dpkg-deb --root-owner-group -Zxz --build "$work/root" "$deb" >/dev/null
+  rm -rf "$work"
+}
+
 HEADLESS=(xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" dbus-run-session --)
 
 # Runs a command on a private X display and D-Bus session that end with it.
