@@ -9,7 +9,7 @@
 // installed /usr/bin/ponder or a release build for real figures); --short builds a small
 // history and streams for a moment, to check that every figure is still printed.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { appBinary, runningApps, startDriver, waitFor } from '../support/app.mjs';
@@ -66,8 +66,13 @@ function family(root) {
   return out;
 }
 
-/** PSS in MB per process name, and the total, of the app and its processes. */
-function memory(root) {
+/** `BENCH_PROFILE_DIR`: where each memory figure's processes leave their whole maps
+ * (`/proc/PID/smaps`, as `LABEL-NAME-PID.smaps`), to see which mappings grew between two. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+
+/** PSS in MB per process name, and the total, of the app and its processes; `label` names
+ * the maps kept for a profile. */
+function memory(root, label) {
   const by = {};
   let total = 0;
   for (const pid of family(root)) {
@@ -77,6 +82,7 @@ function memory(root) {
       // argv[0]'s name: /proc/PID/comm cuts it at 15 characters.
       const name = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0].split('/').at(-1) || readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       by[name] = (by[name] ?? 0) + pss;
+      if (PROFILE_DIR && label) writeFileSync(join(PROFILE_DIR, `${label}-${name}-${pid}.smaps`), readFileSync(`/proc/${pid}/smaps`));
       total += pss;
     } catch {
       // gone meanwhile
@@ -466,7 +472,7 @@ async function main() {
       if (warmup[0] !== null) figure('start_warmup_ms', warmup[0], 'ms');
       // Its longest step, from its rows made to its frame drawn: the most the window is busy.
       if (warmup[1] !== null) figure('start_warmup_longest_step_ms', warmup[1], 'ms');
-      const idle = memory(pid);
+      const idle = memory(pid, 'idle');
       reportMemory('memory_idle', idle);
 
       stage = 'opening the long thread';
@@ -489,7 +495,7 @@ async function main() {
       // expanding below add theirs; memory_after_long_thread_* is measured after them).
       await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
       await sleep(3000);
-      figure('memory_after_open_and_back_over_idle_mb', memory(pid).total - idle.total, 'MB');
+      figure('memory_after_open_and_back_over_idle_mb', memory(pid, 'after-open-and-back').total - idle.total, 'MB');
 
       // Opened again, from a new chat: with the page's code and caches warm (before the
       // stream below adds to the thread, so that its last message is still the same).
@@ -509,7 +515,7 @@ async function main() {
       // Back to a new chat: what the long thread left behind.
       await s.execute(`document.querySelector('[data-testid="new-chat"]').click(); return true;`);
       await sleep(3000);
-      const after = memory(pid);
+      const after = memory(pid, 'after-long-thread');
       reportMemory('memory_after_long_thread', after);
       figure('memory_after_long_thread_over_idle_mb', after.total - idle.total, 'MB');
 
