@@ -999,10 +999,11 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         contextTokens: conversationId ? { ...estimateContext(conversationId), exact: pid === 'openai' } : null,
       };
     },
-    list_conversations: ({ includeArchived }) =>
+    list_conversations: ({ includeArchived, first }) =>
       [...conversations.values()]
         .filter((c) => includeArchived || !c.archived)
         .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt)
+        .slice(0, first ?? undefined)
         .map(summary),
     get_conversation: ({ id: cid, tail }) => (tail == null ? withVersions(need(cid)) : tailOf(withVersions(need(cid)), tail)),
     earlier_messages: ({ messageId }) => {

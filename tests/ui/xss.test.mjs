@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 
 import { repoRoot } from '../support/paths.mjs';
-import { startBrowser } from '../support/ui-page.mjs';
+import { revealConversation, sidebarRows, startBrowser } from '../support/ui-page.mjs';
 import { SPRUNG, TRAPS, backup, markers, payloads, seenAfter, watchRequests } from '../support/xss.mjs';
 
 const DEFAULTS = { defaultProvider: 'anthropic', defaultModel: 'claude-sonnet-4-5', defaultChoice: 'medium' };
@@ -89,9 +89,9 @@ describe('the XSS corpus', () => {
     const unreadable = [];
     const sidebar = page.getByTestId('conversation');
     await sidebar.first().waitFor();
-    assert.equal(await sidebar.count(), list.length);
-    // Every title at once: the sidebar lists them all.
-    const titles = await sidebar.allInnerTexts();
+    // Every title, the list scrolled through: the sidebar lists them all.
+    const titles = await sidebarRows(page);
+    assert.equal(titles.length, list.length);
     for (const p of list) {
       const [open, shut] = markers(p.n);
       if (!titles.some((t) => t.includes(open) && t.includes(shut))) unreadable.push(`title ${p.n}`);
@@ -99,6 +99,7 @@ describe('the XSS corpus', () => {
     await page.keyboard.press('Control+o');
     for (const p of list) {
       const [open, shut] = markers(p.n);
+      await revealConversation(page, open);
       await sidebar.filter({ hasText: open }).click();
       const user = page.getByTestId('message-user').first();
       await user.filter({ hasText: open }).waitFor();

@@ -6,15 +6,18 @@ use crate::error::IpcError;
 use crate::ipc::{ConversationView, MessageView};
 use crate::state::AppState;
 
+/// The sidebar's conversations, pinned first, then the most recently active; with `first`,
+/// only that many (a window shows them before it reads the rest).
 #[tauri::command(async)]
 #[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn list_conversations(
     state: State<'_, AppState>,
     include_archived: Option<bool>,
+    first: Option<u32>,
 ) -> Result<Vec<ConversationSummary>, IpcError> {
     Ok(state
         .store()?
-        .list_conversations(include_archived.unwrap_or(false))?)
+        .first_conversations(include_archived.unwrap_or(false), first.map(|n| n as usize))?)
 }
 
 /// A conversation with the path it shows; with `tail`, only the path's end (at least that

@@ -144,13 +144,16 @@ export class ChatSession {
    */
   async load(loadShell: () => Promise<Partial<AppSettings> | null>): Promise<void> {
     this.loading = true;
-    await this.conversations.refresh();
+    const whole = await this.conversations.refreshFirst();
     await afterNextFrame(HIDDEN_WAIT_MS);
     const [settings] = await Promise.allSettled([loadShell(), this.catalog.load()]);
     if (settings.status === 'fulfilled' && settings.value && typeof settings.value === 'object') this.settings.apply(settings.value);
     if (!this.current) this.useDefaults();
     this.loading = false;
     this.loaded = true;
+    // The rest of a long list once the window is drawn and the chat is ready.
+    await afterNextFrame(HIDDEN_WAIT_MS);
+    await this.conversations.readRest(whole);
     void this.catalog.refreshLive();
   }
 

@@ -6,6 +6,9 @@ import type { ImportProgress } from './ipc-generated';
 import type { ConversationSummary, ConversationView, SearchHit } from './types';
 import type { Ui } from './ui.svelte';
 
+/** How many conversations are read first, before the rest: more than a tall window shows. */
+export const FIRST_LISTED = 200;
+
 export class ConversationsState {
   list = $state.raw<ConversationSummary[]>([]);
   /** Whether the list was read once (even empty, even failed). */
@@ -21,15 +24,55 @@ export class ConversationsState {
     return this.list.find((c) => c.id === id);
   }
 
+  /** Reads the whole list again. */
   async refresh(): Promise<void> {
+    await this.readList(null);
+  }
+
+  /**
+   * Reads the list's start only, `FIRST_LISTED` of it: what a window shows at start-up, long
+   * before a history of a hundred thousand conversations (tens of megabytes of summaries)
+   * would have been read and sent. True when that was all of it; `readRest` reads the rest.
+   */
+  async refreshFirst(): Promise<boolean> {
+    const read = await this.readList(FIRST_LISTED);
+    return read !== null && read < FIRST_LISTED;
+  }
+
+  /** Reads the whole list, unless the start read was all of it. */
+  async readRest(whole: boolean): Promise<void> {
+    if (!whole) await this.readList(null);
+  }
+
+  /**
+   * After an answer: its conversation moved to the top and may have a new title. Only the
+   * list's start is read again; the rest keeps its order, less what is now in that start
+   * (all of it older than that start, so the two stay in order without sorting again).
+   */
+  async refreshTop(): Promise<void> {
     try {
-      const list = await ipc.listConversations(false);
+      const top = await ipc.listConversations(false, FIRST_LISTED);
+      const ids = new Set(top.map((c) => c.id));
+      // A start shorter than asked for is the whole list.
+      this.list = top.length < FIRST_LISTED ? top : [...top, ...this.list.filter((c) => !ids.has(c.id))];
+    } catch (raw) {
+      this.ui.error = AppError.from(raw);
+    }
+  }
+
+  /** How many conversations were read, or null if reading failed. */
+  private async readList(first: number | null): Promise<number | null> {
+    let count: number | null = null;
+    try {
+      const list = await ipc.listConversations(false, first);
       markFirst('ponder:start:list-read');
       this.list = sortConversations(Array.isArray(list) ? list : []);
+      count = this.list.length;
     } catch (raw) {
       this.ui.error = AppError.from(raw);
     }
     this.read = true;
+    return count;
   }
 
   /** A conversation just created, listed before the backend is asked again. */

@@ -431,7 +431,7 @@ export interface Commands {
   rerun: { args: { request: RerunRequest }; result: Sent; events: StreamEvent };
   edit_and_resend: { args: { messageId: string; text: string }; result: Sent; events: StreamEvent };
   cancel_run: { args: { runId: string }; result: null };
-  list_conversations: { args: { includeArchived?: boolean | null }; result: Array<ConversationSummary> };
+  list_conversations: { args: { includeArchived?: boolean | null; first?: number | null }; result: Array<ConversationSummary> };
   get_conversation: { args: { id: string; tail?: number | null }; result: ConversationView };
   earlier_messages: { args: { messageId: string }; result: Array<MessageView> };
   create_conversation: { args: { provider?: string | null; model?: string | null; settings?: ReasoningSettings | null }; result: ConversationView };

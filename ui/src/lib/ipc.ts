@@ -202,8 +202,9 @@ export const ipc = {
   translatePreview: (provider: string, model: string, choice: Choice, settings: ReasoningSettings, conversationId: string | null = null) =>
     call('translate_preview', { provider, model, choice, settings, conversationId }),
 
-  listConversations: (includeArchived = false) =>
-    call('list_conversations', { includeArchived }),
+  /** Pinned first, then the most recently active; with `first`, only that many. */
+  listConversations: (includeArchived = false, first: number | null = null) =>
+    call('list_conversations', { includeArchived, first }),
   /** The conversation with the path it shows; with `tail`, only the path's end (at least
    * that many messages, from a question on) and how many come `earlier`. */
   getConversation: (id: string, tail: number | null = null) => call('get_conversation', { id, tail }),

@@ -135,7 +135,7 @@ export class Sending {
   /** The list names a conversation from its first message; show that name here too. */
   private async refreshTitle(key: string): Promise<void> {
     const { conversations } = this.parts;
-    await conversations.refresh();
+    await conversations.refreshTop();
     const summary = conversations.find(key);
     const current = this.host.current;
     if (summary?.title && current?.id === key && current.title !== summary.title) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { anchorShift, computeWindow, rowAt, rowOffsets } from './windowing';
+import { anchorShift, computeWindow, fixedWindow, rowAt, rowOffsets } from './windowing';
 
 describe('windowing', () => {
   it('computes offsets with estimates for unmeasured rows', () => {
@@ -75,5 +75,23 @@ describe('windowing', () => {
     expect([far.start, far.end]).toEqual([10, 26]);
     // Nothing to hold back: the same window.
     expect(at(5000, held)).toEqual(held);
+  });
+});
+
+describe('fixedWindow', () => {
+  it.each([
+    // count, height, offset, viewport, overscan → start, end
+    [0, 32, 0, 600, 10, 0, 0],
+    [5, 32, 0, 600, 10, 0, 5],
+    [100_000, 32, 0, 640, 10, 0, 30],
+    [100_000, 32, 32_000, 640, 10, 990, 1030],
+    [100_000, 32, 32_016, 640, 10, 990, 1031],
+    // The list starts below the view's top: its first rows are in view.
+    [100_000, 32, -200, 640, 10, 0, 24],
+    // Scrolled past the end (a list that shrank): the last rows, never past them.
+    [100, 32, 10_000, 640, 10, 100, 100],
+    [100, 32, 2_900, 640, 10, 80, 100],
+  ])('%i rows of %i px at %i in %i px, %i over: %i–%i', (count, height, offset, viewport, overscan, start, end) => {
+    expect(fixedWindow(count, height, offset, viewport, overscan)).toEqual({ start, end });
   });
 });

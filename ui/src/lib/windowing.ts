@@ -92,3 +92,18 @@ export function anchorShift(
   for (let i = 0; i < anchorRow; i++) shift += (after[i] ?? estimate) - (before[i] ?? estimate);
   return shift;
 }
+
+/**
+ * The rows of a list of `count` rows of one height `rowHeight` to render, when the list's top
+ * is `offset` pixels into a view `viewport` tall (negative while the list starts below the
+ * view's top): those in view and `overscan` rows beyond each edge. Constant time, so a
+ * sidebar of a hundred thousand conversations costs what its screenful costs.
+ */
+export function fixedWindow(count: number, rowHeight: number, offset: number, viewport: number, overscan: number): { start: number; end: number } {
+  if (count === 0 || rowHeight <= 0) return { start: 0, end: count };
+  const first = Math.floor(Math.max(0, offset) / rowHeight);
+  const last = Math.ceil(Math.max(0, offset + viewport) / rowHeight);
+  const start = Math.min(count, Math.max(0, first - overscan));
+  const end = Math.min(count, Math.max(start, last + overscan));
+  return { start, end };
+}

@@ -102,15 +102,28 @@ impl Store {
 
     /// Pinned first, then the most recently active; archived ones only when asked.
     pub fn list_conversations(&self, include_archived: bool) -> Result<Vec<ConversationSummary>> {
+        self.first_conversations(include_archived, None)
+    }
+
+    /// The start of `list_conversations`, at most `count` of them: what a window shows first
+    /// of a history of a hundred thousand conversations, read before the rest.
+    pub fn first_conversations(
+        &self,
+        include_archived: bool,
+        count: Option<usize>,
+    ) -> Result<Vec<ConversationSummary>> {
+        // SQLite reads a negative limit as none.
+        let limit = count.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
         self.read(|c| {
             let mut stmt = c.prepare(
                 "SELECT c.id, c.title, c.updated_at, c.provider, c.model, c.pinned, c.archived, c.project,
                         (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.deleted_at IS NULL) AS message_count
                    FROM conversations c
                   WHERE ?1 OR c.archived = 0
-                  ORDER BY c.pinned DESC, c.updated_at DESC, c.rowid DESC",
+                  ORDER BY c.pinned DESC, c.updated_at DESC, c.rowid DESC
+                  LIMIT ?2",
             )?;
-            let rows = stmt.query_map([include_archived], |row| {
+            let rows = stmt.query_map(params![include_archived, limit], |row| {
                 Ok(ConversationSummary {
                     id: row.get("id")?,
                     title: row.get("title")?,

@@ -127,6 +127,13 @@ fn the_list_is_pinned_first_then_newest() {
         .map(|s| s.title)
         .collect();
     assert_eq!(all, ["a", "c", "b"]);
+    let first = |count| -> Vec<String> {
+        let list = store.first_conversations(true, Some(count)).unwrap();
+        list.into_iter().map(|s| s.title).collect()
+    };
+    assert_eq!(first(2), ["a", "c"]);
+    assert_eq!(first(0), Vec::<String>::new());
+    assert_eq!(first(10), ["a", "c", "b"]);
     store.rename_conversation(&c.id, "  renamed  ").unwrap();
     assert_eq!(store.conversation(&c.id).unwrap().title, "renamed");
 }
