@@ -179,6 +179,7 @@ CONF
 headless_keyring_bounded() {
   local conf="$1"
   shift
-  NO_AT_BRIDGE=1 timeout --kill-after=20 900 xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
+  # BOUND_SECONDS: a longer limit for a run that is long by design (the full app figures).
+  NO_AT_BRIDGE=1 timeout --kill-after=20 "${BOUND_SECONDS:-900}" xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
     dbus-run-session --config-file="$conf" -- "$@"
 }

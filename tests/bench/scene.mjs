@@ -13,10 +13,10 @@ import { benchHistory } from './history.mjs';
 import { anthropicStream, deltaBytes } from './stream.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
-/** The benchmark's history: 1,000 turns with ~14 KB of thoughts each, one 200 KB thought, a
- * thread of 100 questions with a 1600 × 1000 PNG each and its twin without them, and 20 other
- * conversations. */
-export const FULL_SIZE = { turns: 1000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20, imageTurns: 100 };
+/** The benchmark's history: a thread of 5,000 turns (10,000 messages) with ~14 KB of thoughts
+ * each, one 200 KB thought, a thread of 100 questions with a 1600 × 1000 PNG each and its twin
+ * without them, and 20 other conversations. */
+export const FULL_SIZE = { turns: 5000, thoughtBytes: 14_000, longThoughtBytes: 200_000, others: 20, imageTurns: 100 };
 
 /**
  * Resolves to { dataHome, history, mock, env }: `env` is what the app needs on top of the
