@@ -116,8 +116,10 @@ export async function manyConversations({ app, short, figure, launches, startDri
         'the whole list read',
         60_000,
       );
-      const read = await s.execute(`return performance.getEntriesByName('ponder:start:list-read')[0]?.startTime ?? null;`);
-      if (read !== null) figure('many_start_page_list_read_ms', read, 'ms');
+      // On the page's clock: its first 200 read, and all of them.
+      const read = await s.execute(`return ['ponder:start:list-read', 'ponder:start:list-whole'].map((n) => performance.getEntriesByName(n)[0]?.startTime ?? null);`);
+      if (read[0] !== null) figure('many_start_page_list_read_ms', read[0], 'ms');
+      if (read[1] !== null) figure('many_start_page_list_whole_ms', read[1], 'ms');
       await sleep(1000);
       await s.execute(FLING, [short ? 2000 : 8000]);
       let frames = null;

@@ -42,6 +42,7 @@ export class ConversationsState {
   /** Reads the whole list, unless the start read was all of it. */
   async readRest(whole: boolean): Promise<void> {
     if (!whole) await this.readList(null);
+    markFirst('ponder:start:list-whole');
   }
 
   /**
