@@ -20,11 +20,14 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!(
             "../../migrations/0010_conversation_project.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0011_deleted_branches_indexed.sql"
+        )),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 10;
+pub const LATEST_VERSION: i64 = 11;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -419,6 +419,35 @@ fn the_next_message_to_index_is_found_from_the_pending_not_by_walking_every_mess
 }
 
 #[test]
+fn the_start_finds_deleted_branches_without_reading_every_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("history.sqlite3")).unwrap();
+    let c = conversation(&store, "Plan");
+    for n in 0..50 {
+        complete_turn(&store, &c.id, &format!("q{n}"), "t", "a");
+    }
+    store.read(|c| Ok(c.execute_batch("ANALYZE")?)).unwrap();
+    let plan: Vec<String> = store
+        .read(|c| {
+            let mut stmt = c.prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::tree::PURGE_DELETED
+            ))?;
+            let rows = stmt.query_map([0], |r| r.get::<_, String>(3))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap();
+    assert!(
+        plan.iter().any(|step| step.contains("messages_deleted")),
+        "{plan:?}"
+    );
+    assert!(
+        plan.iter().all(|step| !step.starts_with("SCAN")),
+        "{plan:?}"
+    );
+}
+
+#[test]
 fn an_answer_is_indexed_once_it_is_finished_and_search_never_misses_it() {
     let store = Store::open_in_memory().unwrap();
     let c = conversation(&store, "Index");

@@ -16,6 +16,10 @@ use crate::chat::{Message, Role};
 /// How long a deleted branch can be brought back, at the least.
 const UNDO_FOR_MS: i64 = 60 * 60 * 1000;
 
+/// Every start runs it: it reads the partial index of deleted messages, never the table.
+pub(super) const PURGE_DELETED: &str =
+    "DELETE FROM messages WHERE deleted_at IS NOT NULL AND deleted_at < ?1";
+
 /// The path from the first message down to `last` (both included), without deleted rows.
 fn path_to(c: &Connection, last: &str) -> Result<Vec<StoredMessage>> {
     path_end(c, last, i64::MAX)
@@ -474,12 +478,7 @@ impl Store {
 
     /// Removes for good the branches deleted more than an hour ago.
     pub(super) fn purge_deleted(&self) -> Result<usize> {
-        self.write(|tx| {
-            Ok(tx.execute(
-                "DELETE FROM messages WHERE deleted_at IS NOT NULL AND deleted_at < ?1",
-                [now_ms() - UNDO_FOR_MS],
-            )?)
-        })
+        self.write(|tx| Ok(tx.execute(PURGE_DELETED, [now_ms() - UNDO_FOR_MS])?))
     }
 }
 
