@@ -100,7 +100,7 @@ export async function manyConversations({ app, short, figure, launches, startDri
   try {
     const appDir = join(dataHome, IDENTIFIER);
     mkdirSync(appDir, { recursive: true });
-    // Linked, not copied: at full size the history is about 11 GB. The app only reads it
+    // Linked, not copied: at full size the history is about 9.5 GB. The app only reads it
     // (its start checks and indexes nothing that is not already done).
     symlinkSync(kept, join(appDir, 'ponder.sqlite3'));
     writeFileSync(join(appDir, 'settings.json'), JSON.stringify({}));
