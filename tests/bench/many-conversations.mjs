@@ -16,7 +16,7 @@ export const MANY_FULL = { conversations: 100_000, turns: 10 };
 export const MANY_SHORT = { conversations: 300, turns: 2 };
 const IDENTIFIER = 'dev.ponder.desktop';
 
-/** Where the history of `size` is kept, and whether it is there. */
+/** Where the history of `size` is kept (named by its size and the store's schema). */
 function keptPath({ conversations, turns }) {
   const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'ponder', 'bench');
   mkdirSync(dir, { recursive: true });
@@ -100,8 +100,8 @@ export async function manyConversations({ app, short, figure, launches, startDri
   try {
     const appDir = join(dataHome, IDENTIFIER);
     mkdirSync(appDir, { recursive: true });
-    // Linked, not copied: at full size the history is about 9.5 GB. The app only reads it
-    // (its start checks and indexes nothing that is not already done).
+    // Linked, not copied: at full size the history is about 9.5 GB. The app leaves it as it
+    // was (its start finds nothing to recover, purge or index in it).
     symlinkSync(kept, join(appDir, 'ponder.sqlite3'));
     writeFileSync(join(appDir, 'settings.json'), JSON.stringify({}));
     const env = { XDG_DATA_HOME: dataHome, NO_AT_BRIDGE: '1', PONDER_ANTHROPIC_API_KEY: 'FAKE-bench-key-not-real' };

@@ -16,6 +16,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { startDriver, waitFor } from '../support/app.mjs';
 import { repoRoot } from '../support/paths.mjs';
+import { inPage, readAllRows, scrollToRow } from '../support/sidebar-rows.mjs';
 import { SPRUNG, TRAPS, backup, markers, payloads, seenAfter, watchRequests } from '../support/xss.mjs';
 
 const IDENTIFIER = 'dev.ponder.desktop';
@@ -45,53 +46,9 @@ after(async () => {
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-// The sidebar draws only the rows near the view: a row is found by scrolling the list from
-// its top, a screen at a time, as a user looking for it would.
-const SCROLL_TO_ROW = `
-  // { position } (its place in the list, from 1) or { text } (a part of its text).
-  const [wanted] = arguments;
-  const test = (row) => (wanted.position ? row.getAttribute('aria-posinset') === String(wanted.position) : row.innerText.includes(wanted.text));
-  const el = document.querySelector('aside .scroll');
-  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const find = () => [...document.querySelectorAll('[data-testid="conversation"]')].find((r) => test(r));
-  // Drawn already (the next row down usually is), or looked for from the top.
-  if (!find()) el.scrollTop = 0;
-  return (async () => {
-    for (;;) {
-      await frame();
-      const row = find();
-      if (row) {
-        const button = row.querySelector('button');
-        button.scrollIntoView({ block: 'nearest' });
-        button.click();
-        return true;
-      }
-      const before = el.scrollTop;
-      el.scrollTop = before + el.clientHeight;
-      if (el.scrollTop === before) return false;
-    }
-  })();`;
-
-/** Every row's text, the list scrolled through from its top to its end. */
-const ALL_ROWS = `
-  const el = document.querySelector('aside .scroll');
-  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const rows = new Map();
-  el.scrollTop = 0;
-  return (async () => {
-    for (;;) {
-      await frame();
-      for (const row of document.querySelectorAll('[data-testid="conversation"]')) rows.set(row.getAttribute('aria-posinset'), row.innerText);
-      const before = el.scrollTop;
-      el.scrollTop = before + el.clientHeight;
-      if (el.scrollTop === before) break;
-    }
-    el.scrollTop = 0;
-    return [...rows.values()];
-  })();`;
-
+/** Clicks the sidebar's row `wanted` names, scrolled to as a user would (see sidebar-rows.mjs). */
 async function clickRow(s, wanted) {
-  if (!(await s.execute(SCROLL_TO_ROW, [wanted]))) throw new Error(`no row in the sidebar for ${JSON.stringify(wanted)}`);
+  if (!(await s.execute(inPage(scrollToRow), [{ ...wanted, click: true }]))) throw new Error(`no row in the sidebar for ${JSON.stringify(wanted)}`);
 }
 
 /** Opens the conversation of payload `p` from the sidebar, as a user would. */
@@ -120,7 +77,7 @@ describe('the XSS corpus in the real app', () => {
         'every conversation is listed',
         20000,
       );
-      const titles = await s.execute(ALL_ROWS);
+      const titles = await s.execute(inPage(readAllRows), [null]);
       assert.equal(titles.length, list.length);
       const unreadable = [];
       for (const p of list) {

@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { fakeBackendScript } from './fake-backend.mjs';
 import { artifactsDir, testsDir, uiDist } from './paths.mjs';
 import { serveStatic } from './static-server.mjs';
+import { readAllRows, scrollToRow } from './sidebar-rows.mjs';
 import { tauriMocksScript } from './tauri-mocks.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -162,48 +163,10 @@ export async function rerunWithHaikuHigh(page) {
   await page.locator('[data-testid="picker-level-option"][data-choice="high"]').click();
 }
 
-/**
- * The text of every row of the sidebar's list, read by scrolling it from the top to the end:
- * it draws only the rows near the view.
- */
-export function sidebarRows(page) {
-  return page.evaluate(async () => {
-    const el = document.querySelector('aside .scroll');
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const rows = new Map();
-    el.scrollTop = 0;
-    for (;;) {
-      await frame();
-      for (const row of document.querySelectorAll('[data-testid="conversation"]')) {
-        rows.set(`${row.closest('ul')?.dataset.testid}:${row.getAttribute('aria-posinset') ?? row.textContent}`, row.innerText);
-      }
-      const before = el.scrollTop;
-      el.scrollTop = before + el.clientHeight;
-      if (el.scrollTop === before) break;
-    }
-    el.scrollTop = 0;
-    return [...rows.values()];
-  });
-}
+/** The text of every row of the sidebar's list, scrolled through (see sidebar-rows.mjs). */
+export const sidebarRows = (page) => page.evaluate(readAllRows);
 
 /** Scrolls the sidebar's list until a row with `text` is drawn, and that row into view. */
 export async function revealConversation(page, text) {
-  const found = await page.evaluate(async (text) => {
-    const el = document.querySelector('aside .scroll');
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const find = () => [...document.querySelectorAll('[data-testid="conversation"]')].find((row) => row.textContent.includes(text));
-    el.scrollTop = 0;
-    for (;;) {
-      await frame();
-      const row = find();
-      if (row) {
-        row.scrollIntoView({ block: 'nearest' });
-        return true;
-      }
-      const before = el.scrollTop;
-      el.scrollTop = before + el.clientHeight;
-      if (el.scrollTop === before) return false;
-    }
-  }, text);
-  if (!found) throw new Error(`no conversation ${JSON.stringify(text)} in the sidebar`);
+  if (!(await page.evaluate(scrollToRow, { text }))) throw new Error(`no conversation ${JSON.stringify(text)} in the sidebar`);
 }

@@ -67,7 +67,8 @@ export class ConversationsState {
     try {
       const list = await ipc.listConversations(false, first);
       markFirst('ponder:start:list-read');
-      this.list = sortConversations(Array.isArray(list) ? list : []);
+      // In the list's order already: a hundred thousand are not sorted again.
+      this.list = Array.isArray(list) ? list : [];
       count = this.list.length;
     } catch (raw) {
       this.ui.error = AppError.from(raw);

@@ -88,7 +88,7 @@ describe('fixedWindow', () => {
     [100_000, 32, 32_016, 640, 10, 990, 1031],
     // The list starts below the view's top: its first rows are in view.
     [100_000, 32, -200, 640, 10, 0, 24],
-    // Scrolled past the end (a list that shrank): the last rows, never past them.
+    // Scrolled past the end (a list that shrank): nothing past its last row.
     [100, 32, 10_000, 640, 10, 100, 100],
     [100, 32, 2_900, 640, 10, 80, 100],
   ])('%i rows of %i px at %i in %i px, %i over: %i–%i', (count, height, offset, viewport, overscan, start, end) => {

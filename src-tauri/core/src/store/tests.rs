@@ -391,6 +391,19 @@ fn pending(store: &Store) -> i64 {
     number(store, "SELECT count(*) FROM search_pending")
 }
 
+/// How SQLite would run `sql` on the history as it is now (its statistics gathered first):
+/// each step of its plan.
+fn query_plan(store: &Store, sql: &str, params: impl rusqlite::Params) -> Vec<String> {
+    store.read(|c| Ok(c.execute_batch("ANALYZE")?)).unwrap();
+    store
+        .read(|c| {
+            let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+            let rows = stmt.query_map(params, |r| r.get::<_, String>(3))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap()
+}
+
 #[test]
 fn the_next_message_to_index_is_found_from_the_pending_not_by_walking_every_message() {
     let dir = tempfile::tempdir().unwrap();
@@ -400,17 +413,7 @@ fn the_next_message_to_index_is_found_from_the_pending_not_by_walking_every_mess
         complete_turn(&store, &c.id, &format!("q{n}"), "t", "a");
     }
     store.index_pending().unwrap();
-    store.read(|c| Ok(c.execute_batch("ANALYZE")?)).unwrap();
-    let plan: Vec<String> = store
-        .read(|c| {
-            let mut stmt = c.prepare(&format!(
-                "EXPLAIN QUERY PLAN {}",
-                super::search::NEXT_PENDING
-            ))?;
-            let rows = stmt.query_map([], |r| r.get::<_, String>(3))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
-        .unwrap();
+    let plan = query_plan(&store, super::search::NEXT_PENDING, []);
     assert!(plan[0].starts_with("SCAN p"), "{plan:?}");
     assert!(
         plan.iter().all(|step| !step.starts_with("SCAN m")),
@@ -426,17 +429,7 @@ fn the_start_finds_deleted_branches_without_reading_every_message() {
     for n in 0..50 {
         complete_turn(&store, &c.id, &format!("q{n}"), "t", "a");
     }
-    store.read(|c| Ok(c.execute_batch("ANALYZE")?)).unwrap();
-    let plan: Vec<String> = store
-        .read(|c| {
-            let mut stmt = c.prepare(&format!(
-                "EXPLAIN QUERY PLAN {}",
-                super::tree::PURGE_DELETED
-            ))?;
-            let rows = stmt.query_map([0], |r| r.get::<_, String>(3))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
-        .unwrap();
+    let plan = query_plan(&store, super::tree::PURGE_DELETED, [0]);
     assert!(
         plan.iter().any(|step| step.contains("messages_deleted")),
         "{plan:?}"
