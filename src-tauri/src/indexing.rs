@@ -33,20 +33,3 @@ pub fn index_soon(store: Arc<Store>) {
         .await;
     });
 }
-
-/// Opens any loop of parents in the history's message tree (made by hand, or by damage: the
-/// store never makes one), once per start, after the window's first reads. A conversation
-/// caught in one is refused with a message until then, never read forever.
-pub fn open_tree_loops_soon(store: Arc<Store>) {
-    tauri::async_runtime::spawn(async move {
-        tokio::time::sleep(AFTER).await;
-        let _ = tauri::async_runtime::spawn_blocking(move || {
-            if let Ok(opened) = store.cut_tree_loops()
-                && opened > 0
-            {
-                tracing::warn!(opened, "opened loops of parents in the history");
-            }
-        })
-        .await;
-    });
-}

@@ -45,11 +45,9 @@ pub fn run() {
                 let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
                 let _ = store.purge_thoughts(before);
             }
-            // Answers the command line finished since the app last ran; and a history whose
-            // parents were made to loop (by hand, or damage) has its loops opened.
+            // Answers the command line finished since the app last ran.
             if let Ok(store) = state.store() {
                 indexing::index_soon(store.clone());
-                indexing::open_tree_loops_soon(store);
             }
             if let Ok(settings) = settings::load(app.handle()) {
                 commands::mcp::configure(app.handle(), &settings.mcp_servers);

@@ -46,7 +46,7 @@ pub fn earlier_messages(
 ) -> Result<Vec<MessageView>, IpcError> {
     let store = state.store()?;
     let conversation = store.message(&message_id)?.conversation_id;
-    let messages = store.messages_above(&message_id)?;
+    let messages = store.with_loops_opened(|s| s.messages_above(&message_id))?;
     let versions = store.versions(&conversation)?;
     crate::heap_trim::give_back_soon();
     Ok(MessageView::with_versions(
@@ -183,10 +183,12 @@ fn read_view(
 ) -> Result<ConversationView, IpcError> {
     let store = state.store()?;
     let conversation = store.conversation(id)?;
-    let (messages, earlier) = match tail {
-        None => (store.messages(id)?, 0),
-        Some(count) => store.messages_tail(id, count.max(1))?,
-    };
+    // A loop of parents (a history edited by hand, or damaged) is opened when it is met
+    // here, in the conversation being shown.
+    let (messages, earlier) = store.with_loops_opened(|s| match tail {
+        None => Ok((s.messages(id)?, 0)),
+        Some(count) => s.messages_tail(id, count.max(1)),
+    })?;
     let versions = store.versions(id)?;
     let prices = state.prices();
     let totals = store.conversation_totals(id, &prices)?;

@@ -45,7 +45,7 @@ pub enum StoreError {
     #[error("no {what} with id {id}")]
     NotFound { what: &'static str, id: String },
     #[error(
-        "the messages above {message} form a loop, so the conversation cannot be read in order; `ponder-cli check` finds such loops, and Ponder opens them when it starts"
+        "the messages above {message} form a loop, so the conversation cannot be read in order; `ponder-cli check` finds such loops, and Ponder opens one when it shows the conversation"
     )]
     TreeLoop { message: String },
     #[error("stored data could not be read: {0}")]

@@ -78,6 +78,42 @@ fn refuse_loop<'a>(ids: impl Iterator<Item = &'a str>, last: &str) -> Result<()>
     Ok(())
 }
 
+/// Walks up from `message` until a message repeats, and makes the earliest written message
+/// of the loop it went round a first message (a version of the conversation's start, as
+/// the loop's first message was before); false when the walk reaches a first message.
+fn open_loop_above(tx: &Connection, message: &str) -> Result<bool> {
+    let mut walk: Vec<(String, i64)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut at = message.to_owned();
+    while seen.insert(at.clone()) {
+        let Some((parent, seq)) = tx
+            .query_row(
+                "SELECT parent_id, seq FROM messages WHERE id = ?1",
+                [&at],
+                |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?)),
+            )
+            .optional()?
+        else {
+            return Ok(false);
+        };
+        walk.push((at, seq));
+        match parent {
+            Some(parent) => at = parent,
+            None => return Ok(false),
+        }
+    }
+    // The walk from where it first met `at` is the loop.
+    let start = walk.iter().position(|(id, _)| *id == at).unwrap_or(0);
+    let Some((earliest, _)) = walk[start..].iter().min_by_key(|(_, seq)| *seq) else {
+        return Ok(false);
+    };
+    tx.execute(
+        "UPDATE messages SET parent_id = NULL WHERE id = ?1",
+        [earliest],
+    )?;
+    Ok(true)
+}
+
 /// Each step of the path down to `last`, last first: whether it is a question, and whether
 /// it is deleted. Read from indexes and each row's first columns, never its parts (a long
 /// row's later columns sit on its overflow pages).
@@ -446,34 +482,24 @@ impl Store {
         })
     }
 
-    /// Opens every loop of parents by making its earliest message a first message (a
-    /// version of the conversation's start): nothing is deleted, and each conversation opens
-    /// again. Returns how many loops were opened.
-    pub fn cut_tree_loops(&self) -> Result<usize> {
-        let mut cut = 0;
-        // Each pass opens the loop of the earliest stranded message; what hung below a loop
-        // is reached again once its loop is open.
-        while let Some((_, stranded)) = self.tree_loops(1)?.into_iter().next() {
-            self.write(|tx| {
-                let mut on_loop = stranded.clone();
-                let mut seen = std::collections::HashSet::new();
-                // Up from the stranded message until a message repeats: that one is on the loop.
-                while seen.insert(on_loop.clone()) {
-                    on_loop = tx.query_row(
-                        "SELECT parent_id FROM messages WHERE id = ?1",
-                        [&on_loop],
-                        |r| r.get::<_, String>(0),
-                    )?;
+    /// `read`, and if it meets a loop of parents (a history edited by hand, or damaged), the
+    /// loop opened (its first message met becomes a first message: a version of the
+    /// conversation's start; nothing is deleted) and `read` again. What reading the one
+    /// conversation costs: `tree_loops` walks the whole history, millions of messages.
+    pub fn with_loops_opened<T>(&self, read: impl Fn(&Store) -> Result<T>) -> Result<T> {
+        // A path meets one loop at most (a walk up that enters one never leaves it); one
+        // more try covers a loop made meanwhile.
+        for _ in 0..2 {
+            match read(self) {
+                Err(StoreError::TreeLoop { message }) => {
+                    if !self.write(|tx| open_loop_above(tx, &message))? {
+                        return Err(StoreError::TreeLoop { message });
+                    }
                 }
-                tx.execute(
-                    "UPDATE messages SET parent_id = NULL WHERE id = ?1",
-                    [&on_loop],
-                )?;
-                Ok(())
-            })?;
-            cut += 1;
+                other => return other,
+            }
         }
-        Ok(cut)
+        read(self)
     }
 
     /// Removes for good the branches deleted more than an hour ago.

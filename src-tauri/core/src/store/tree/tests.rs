@@ -437,8 +437,8 @@ fn bounded<T: Send + 'static>(
 }
 
 /// A history whose parents form a loop (edited by hand, or damaged): reading it ends with an
-/// error that says so instead of holding the history forever; the loop is found, and opening
-/// it makes the conversation readable again with nothing lost.
+/// error that says so instead of holding the history forever; the loop is found, and a read
+/// that meets it opens it, making the conversation readable again with nothing lost.
 #[test]
 fn a_loop_of_parents_is_refused_found_and_opened() {
     let store = std::sync::Arc::new(Store::open_in_memory().unwrap());
@@ -487,10 +487,43 @@ fn a_loop_of_parents_is_refused_found_and_opened() {
     assert_eq!(stranded, expected);
     assert!(loops.iter().all(|(conversation, _)| *conversation == c));
 
-    assert_eq!(bounded(&store, |s| s.cut_tree_loops()).unwrap(), 1);
-    assert!(store.tree_loops(100).unwrap().is_empty());
+    // Another conversation's loop, to show that opening one reads only its own conversation.
+    let (other, [oq1, _, _, oa2]) = two_turns(&store);
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE messages SET parent_id = ?1 WHERE id = ?2",
+                [&oa2, &oq1],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    let conversation = c.clone();
+    let read = bounded(&store, move |s| {
+        s.with_loops_opened(|s| s.messages_tail(&conversation, 10))
+    });
+    assert_eq!(read.unwrap().0.len(), 4, "the conversation reads again");
+    let left: Vec<String> = store
+        .tree_loops(100)
+        .unwrap()
+        .into_iter()
+        .map(|(conversation, _)| conversation)
+        .collect();
+    assert_eq!(
+        left,
+        vec![other.clone(); 4],
+        "only the conversation read was opened"
+    );
     assert_eq!(store.all_messages(&c).unwrap().len(), 4, "nothing deleted");
-    assert!(store.messages(&c).is_ok(), "the conversation reads again");
+    assert_eq!(texts(&store, &c).len(), 4);
+    assert_eq!(
+        store
+            .with_loops_opened(|s| s.messages(&fine))
+            .unwrap()
+            .len(),
+        4,
+        "a conversation without a loop reads as it is"
+    );
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
