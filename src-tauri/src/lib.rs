@@ -37,17 +37,16 @@ pub fn run() {
             let state = state::AppState::open(app.handle())?;
             app.manage(state);
             let state = app.state::<state::AppState>();
-            // Retention: drop thoughts past their time at start-up, quietly.
-            if let Ok(store) = state.store()
-                && let Ok(settings) = settings::load(app.handle())
-                && let Some(days) = settings.retention_days.filter(|d| *d > 0)
-            {
-                let before = commands::settings::now_ms() - i64::from(days) * 86_400_000;
-                let _ = store.purge_thoughts(before);
-            }
-            // Answers the command line finished since the app last ran.
+            // Answers the command line finished since the app last ran; thoughts past the
+            // user's retention; files no message refers to.
             if let Ok(store) = state.store() {
+                let retention = settings::load(app.handle())
+                    .ok()
+                    .and_then(|s| s.retention_days.filter(|d| *d > 0));
+                let purge_before = retention
+                    .map(|days| commands::settings::now_ms() - i64::from(days) * 86_400_000);
                 indexing::index_soon(store.clone());
+                indexing::tidy_soon(store.clone(), purge_before);
             }
             if let Ok(settings) = settings::load(app.handle()) {
                 commands::mcp::configure(app.handle(), &settings.mcp_servers);

@@ -86,7 +86,12 @@ pub fn rename_conversation(
 #[tauri::command(async)]
 #[tracing::instrument(skip_all, err(level = "warn"))]
 pub fn delete_conversation(state: State<'_, AppState>, id: String) -> Result<(), IpcError> {
-    Ok(state.store()?.delete_conversation(&id)?)
+    let store = state.store()?;
+    store.delete_conversation(&id)?;
+    // The files only its questions had go with it, after a pass through the whole history
+    // that the deletion does not wait for.
+    crate::indexing::collect_soon(store.clone());
+    Ok(())
 }
 
 #[tauri::command(async)]

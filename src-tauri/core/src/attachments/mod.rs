@@ -131,11 +131,19 @@ impl AttachmentStore {
         self.put(&bytes, name)
     }
 
-    /// Stores `bytes` under their hash; a file already there is kept as it is.
+    /// Stores `bytes` under their hash; a file already there is kept, and counts as new
+    /// again: a collection of unreferenced files, which reads the whole history meanwhile,
+    /// keeps it for its grace, while the question that refers to it again is written.
     pub fn put(&self, bytes: &[u8], name: &str) -> Result<Stored, AttachmentError> {
         let stored = describe(bytes, name)?;
         let path = self.dir.join(&stored.sha256[..2]).join(&stored.sha256);
-        if !path.exists() {
+        if path.exists() {
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(std::time::SystemTime::now()))
+                .map_err(AttachmentError::Store)?;
+        } else {
             if let Some(shard) = path.parent() {
                 std::fs::create_dir_all(shard).map_err(AttachmentError::Store)?;
             }

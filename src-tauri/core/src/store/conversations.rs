@@ -188,15 +188,14 @@ impl Store {
         )
     }
 
-    /// Deletes a conversation and, through the foreign key, its messages.
+    /// Deletes a conversation and, through the foreign key, its messages. The files only its
+    /// questions had go with `collect_attachments`, which reads the whole history: the caller
+    /// runs it when the user is not waiting.
     pub fn delete_conversation(&self, id: &str) -> Result<()> {
         self.write(|tx| {
             let n = tx.execute("DELETE FROM conversations WHERE id = ?1", [id])?;
             if n == 0 { Err(not_found(id)) } else { Ok(()) }
-        })?;
-        // The files only its questions had go with it; a failure leaves them for the next time.
-        let _ = self.collect_attachments(super::ATTACHMENT_GRACE);
-        Ok(())
+        })
     }
 
     fn update(&self, id: &str, sql: &str, value: &str) -> Result<()> {

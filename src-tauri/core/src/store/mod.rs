@@ -110,7 +110,11 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// How long a statement waits for another process's lock on the history before it fails.
+/// Messages a pass through the whole history reads under one hold of its lock: what the
+/// user does meanwhile (open a conversation, search) waits for one part of a pass over
+/// millions of messages, never for all of it.
+const PASS_ROWS: i64 = 2_000;
+
 /// The folder of attached files, beside the database.
 pub const ATTACHMENTS_DIR: &str = "attachments";
 
@@ -118,6 +122,7 @@ pub const ATTACHMENTS_DIR: &str = "attachments";
 /// stored for to be written, by this process or another.
 pub const ATTACHMENT_GRACE: std::time::Duration = std::time::Duration::from_secs(3600);
 
+/// How long a statement waits for another process's lock on the history before it fails.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The page size of a new history. A long answer is one row of megabytes (its thoughts), read
@@ -215,6 +220,20 @@ impl Store {
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
+    }
+
+    /// Ranges of rowids of `PASS_ROWS` messages each, covering the messages as they are now:
+    /// a pass through the whole history (a purge, the files still referred to) reads one
+    /// range under each hold of the history's lock.
+    fn pass_ranges(&self) -> Result<impl Iterator<Item = std::ops::Range<i64>> + use<>> {
+        let last: i64 = self.read(|c| {
+            Ok(
+                c.query_row("SELECT coalesce(max(rowid), 0) FROM messages", [], |r| {
+                    r.get(0)
+                })?,
+            )
+        })?;
+        Ok((0..=last / PASS_ROWS).map(|i| i * PASS_ROWS..(i + 1) * PASS_ROWS))
     }
 
     fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {

@@ -582,6 +582,30 @@ fn purging_old_thoughts_drops_text_signatures_and_replay() {
     );
 }
 
+/// A pass through the whole history (a purge, the files still referred to) goes a part at a
+/// time (`PASS_ROWS` messages under each hold of the lock) and still reaches every message,
+/// on both sides of a part's edge and in the last, short part.
+#[test]
+fn a_pass_through_the_history_reaches_every_part_of_it() {
+    let store = Store::open_in_memory().unwrap();
+    let c = conversation(&store, "long");
+    let turns = usize::try_from(super::PASS_ROWS).unwrap() + 300;
+    for i in 0..turns {
+        complete_turn(&store, &c.id, "q", &format!("thought {i}"), "answer");
+    }
+    let parts = store.pass_ranges().unwrap().count();
+    assert!(parts >= 2, "{parts} parts");
+    let (changed, _) = store.purge_thoughts(now_ms() + 1000).unwrap();
+    assert_eq!(changed, turns);
+    assert!(
+        store
+            .messages(&c.id)
+            .unwrap()
+            .iter()
+            .all(|m| m.message.thinking().next().is_none())
+    );
+}
+
 #[test]
 fn the_schema_is_at_the_latest_version_and_valid() {
     let store = Store::open_in_memory().unwrap();
@@ -691,4 +715,45 @@ fn a_file_stays_while_a_question_refers_to_it_and_goes_with_the_last_one() {
     store.delete_conversation(&alone.id).unwrap();
     assert_eq!(store.collect_attachments(Duration::ZERO).unwrap(), 1);
     assert!(!files.path(&pdf.sha256).unwrap().exists());
+}
+
+/// A file stored again (attached to a new question) counts as new: a collection reading the
+/// history meanwhile, which has not reached the new question, keeps it for its grace.
+#[test]
+fn a_file_stored_again_is_new_again() {
+    use std::time::{Duration, SystemTime};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("ponder.sqlite3")).unwrap();
+    let files = store.attachments().unwrap();
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/attachments");
+    let photo = files
+        .put_file(&fixtures.join("photo.jpg"), "photo.jpg")
+        .unwrap();
+    let path = files.path(&photo.sha256).unwrap();
+    let day_ago = SystemTime::now() - Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(day_ago)
+        .unwrap();
+    files
+        .put_file(&fixtures.join("photo.jpg"), "again.jpg")
+        .unwrap();
+    let age = std::fs::metadata(&path)
+        .unwrap()
+        .modified()
+        .unwrap()
+        .elapsed()
+        .unwrap();
+    assert!(age < Duration::from_secs(60), "{age:?}");
+    assert_eq!(
+        store
+            .collect_attachments(Duration::from_secs(3600))
+            .unwrap(),
+        0,
+        "kept for its grace"
+    );
+    assert!(path.exists());
 }
