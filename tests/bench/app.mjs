@@ -508,7 +508,9 @@ async function main() {
       stage = 'scrolling';
       if (want('scroll')) await scroll(s);
       stage = 'streaming an answer';
-      if (want('stream')) await streamFloor(s, await streamInto(s));
+      if (want('stream')) await streamFloor(s, 'stream', false, await streamInto(s, 'stream', false));
+      stage = 'four answers streaming at once';
+      if (want('four')) await streamFloor(s, 'four_streams', true, await streamInto(s, 'four_streams', true));
       stage = 'expanding a long thought';
       if (want('expand')) await expand(s, history);
 
@@ -774,47 +776,74 @@ async function waitForMark(s, name) {
   return at;
 }
 
-/** Sends a question into the long thread while the mock streams its answer at RATE tokens/s. */
-async function streamInto(s) {
-  await s.execute(WATCH);
+/** How many levels "Ask at several levels" asks at once, at most. */
+const LEVELS = 4;
+
+/**
+ * Asks `text` in the open thread and waits for every answer to end. `several`: at the first
+ * `LEVELS` levels of the model's, all at once ("Ask at several levels"), each answer streamed
+ * by the mock at RATE tokens/s; otherwise sent with Enter, one answer.
+ */
+async function ask(s, text, several) {
   const input = await s.waitFind('[data-testid="composer-input"]');
-  await s.type(input, 'One more question, please.\uE007');
+  await s.type(input, several ? text : `${text}\uE007`);
+  if (several) {
+    await s.click(await s.waitFind('[data-testid="ask-several"]'));
+    await s.waitFind('[data-testid="levels-chooser"]');
+    const ticked = await s.execute(
+      `const boxes = () => [...document.querySelectorAll('[data-testid="levels-option"]')];
+       for (const box of boxes()) if (!box.checked && boxes().filter((b) => b.checked).length < arguments[0]) box.click();
+       return boxes().filter((b) => b.checked).length;`,
+      [LEVELS],
+    );
+    if (ticked !== LEVELS) throw new Error(`the model offers ${ticked} levels to ask at, not ${LEVELS}`);
+    await s.click(await s.waitFind('[data-testid="levels-ask"]'));
+  }
   await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length > 0, 'the answer starts', 15000);
   await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer ends', STREAM_SECONDS * 1000 + 60000);
+  // The other levels end on their own; the note offers to compare once every one has.
+  if (several) await waitFor(async () => (await s.findAll('[data-testid="note-compare"]')).length > 0, 'every level ends', STREAM_SECONDS * 1000 + 60000);
+}
+
+/**
+ * Asks in the long thread while the mock streams at RATE tokens/s (`several`: four answers at
+ * once): the frames, and each token's way to the screen. Returns the paint latency's p99.
+ */
+async function streamInto(s, prefix, several) {
+  await s.execute(WATCH);
+  await ask(s, several ? 'Once more, at four levels.' : 'One more question, please.', several);
   const { frames, latency, delivery } = await s.execute(
     `window.__benchStop = true; const r = { frames: window.__benchFrames, latency: window.__ponderPaintLatency, delivery: window.__ponderDeliveryLatency }; window.__ponderPaintLatency = window.__ponderDeliveryLatency = undefined; return r;`,
   );
-  figure('stream_frames', frames.length);
-  figure('stream_max_frame_ms', Math.max(...frames), 'ms');
-  figure('stream_frames_over_50ms', frames.filter((f) => f > 50).length);
-  figure('stream_batches', latency.length);
-  figure('stream_paint_latency_median_ms', latency.length ? median(latency) : NaN, 'ms');
-  figure('stream_paint_latency_p99_ms', latency.length ? percentile(latency, 99) : NaN, 'ms');
+  figure(`${prefix}_frames`, frames.length);
+  figure(`${prefix}_max_frame_ms`, Math.max(...frames), 'ms');
+  figure(`${prefix}_frame_p95_ms`, percentile(frames, 95), 'ms');
+  figure(`${prefix}_frames_over_50ms`, frames.filter((f) => f > 50).length);
+  figure(`${prefix}_batches`, latency.length);
+  figure(`${prefix}_paint_latency_median_ms`, latency.length ? median(latency) : NaN, 'ms');
+  figure(`${prefix}_paint_latency_p99_ms`, latency.length ? percentile(latency, 99) : NaN, 'ms');
   // Of that, the part before the page has the token: the backend's batching and the message's
   // way into the page (the rest is the wait for a frame and drawing it).
-  figure('stream_delivery_latency_median_ms', delivery.length ? median(delivery) : NaN, 'ms');
-  figure('stream_delivery_latency_p99_ms', delivery.length ? percentile(delivery, 99) : NaN, 'ms');
+  figure(`${prefix}_delivery_latency_median_ms`, delivery.length ? median(delivery) : NaN, 'ms');
+  figure(`${prefix}_delivery_latency_p99_ms`, delivery.length ? percentile(delivery, 99) : NaN, 'ms');
   return latency.length ? percentile(latency, 99) : NaN;
 }
 
 /**
- * The same answer again into a page that only shows each delta in a text node (the app's
- * `__ponderPaintFloor`): the floor of the paint latency through the same backend, channel
+ * The same answers again into a page that only shows each delta in a text node (the app's
+ * `__ponderPaintFloor`): the floor of the paint latency through the same backend, channels
  * and frames, and so what the thread adds to it (`p99` is the thread's own, from `streamInto`).
  */
-async function streamFloor(s, p99) {
+async function streamFloor(s, prefix, several, p99) {
   await s.execute(`window.__ponderPaintFloor = true; window.__ponderPaintLatency = []; return true;`);
-  const input = await s.waitFind('[data-testid="composer-input"]');
-  await s.type(input, 'And one more, please.\uE007');
-  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length > 0, 'the answer starts', 15000);
-  await waitFor(async () => (await s.findAll('[data-testid="stop"]')).length === 0, 'the answer ends', STREAM_SECONDS * 1000 + 60000);
+  await ask(s, several ? 'And again, at four levels.' : 'And one more, please.', several);
   const latency = await s.execute(
     `const l = window.__ponderPaintLatency; window.__ponderPaintFloor = false; window.__ponderPaintLatency = undefined; document.getElementById('ponder-paint-floor')?.remove(); return l;`,
   );
-  figure('stream_floor_batches', latency.length);
-  figure('stream_floor_paint_latency_median_ms', latency.length ? median(latency) : NaN, 'ms');
-  figure('stream_floor_paint_latency_p99_ms', latency.length ? percentile(latency, 99) : NaN, 'ms');
-  figure('stream_paint_latency_added_p99_ms', latency.length ? p99 - percentile(latency, 99) : NaN, 'ms');
+  figure(`${prefix}_floor_batches`, latency.length);
+  figure(`${prefix}_floor_paint_latency_median_ms`, latency.length ? median(latency) : NaN, 'ms');
+  figure(`${prefix}_floor_paint_latency_p99_ms`, latency.length ? percentile(latency, 99) : NaN, 'ms');
+  figure(`${prefix}_paint_latency_added_p99_ms`, latency.length ? p99 - percentile(latency, 99) : NaN, 'ms');
 }
 
 // Whatever hangs, the bench says where before the script's own time limit ends it silently.

@@ -25,8 +25,8 @@ import { SeveralLevels } from './several.svelte';
 import { SlashCommands } from './slash';
 import { StoredAnswers } from './stored';
 import type { LiveRun } from './stream';
-import { threadItems, type ThreadItem } from './thread';
 import { mergeToolTurns } from './turns';
+import { joinAtEnd, threadItems, type ThreadItem } from './thread';
 import { defaultReasoningSettings, type AppSettings, type Choice, type ConversationView, type ModelView, type ReasoningSettings, type ToolDecision } from './types';
 import type { Ui } from './ui.svelte';
 import { Versions } from './versions';
@@ -217,13 +217,23 @@ export class ChatSession {
   }
 
   /** Reads the conversation on screen again (its costs after a price change, the versions
-   * other levels added), unless an answer is streaming into it. */
-  async refreshView(key: string | null = null): Promise<void> {
+   * other levels added), unless an answer is streaming into it. `atEnd`: only its end
+   * changed, so only its end is read and joined below what is shown (a thread of thousands
+   * of messages is not read and drawn again whole). */
+  async refreshView(key: string | null = null, atEnd = false): Promise<void> {
     const id = this.current?.id;
     if (!id || (key !== null && key !== id) || this.running) return;
     try {
-      const view = await ipc.getConversation(id);
-      if (this.current?.id === id && !this.running) this.current = view;
+      const view = await ipc.getConversation(id, atEnd ? FIRST_READ : null);
+      const still = (): boolean => this.current?.id === id && !this.running;
+      if (!still() || !this.current) return;
+      const joined = atEnd ? joinAtEnd(this.current, view) : view;
+      if (joined) {
+        this.current = joined;
+        return;
+      }
+      const whole = await ipc.getConversation(id);
+      if (still()) this.current = whole;
     } catch {
       // What is on screen stays; the next open reads it again.
     }

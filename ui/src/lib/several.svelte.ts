@@ -34,12 +34,12 @@ interface Batch {
 
 const ENDED: Phase[] = ['done', 'stopped', 'failed'];
 
-/** The part of the session the levels use: the note that follows them, and the thread read
- * again once they end, to show the versions they added. */
+/** The part of the session the levels use: the note that follows them, and the thread's end
+ * read again once they end, to show the versions they added. */
 export interface SeveralHost {
   readonly notes: Pick<Notes, 'add' | 'update'>;
   /** Reads the conversation again, if it is the one on screen. */
-  refreshView(key: string): Promise<void>;
+  refreshView(key: string, atEnd: boolean): Promise<void>;
 }
 
 export class SeveralLevels {
@@ -124,7 +124,8 @@ export class SeveralLevels {
       return;
     }
     this.batches.delete(key);
-    await this.session.refreshView(key);
+    // The versions were added at the thread's end: only that is read again.
+    await this.session.refreshView(key, true);
     this.show(key, batch);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { estimateRow, type ThreadItem } from './thread';
-import type { MessageView } from './types';
+import { estimateRow, joinAtEnd, type ThreadItem } from './thread';
+import type { ConversationView, MessageView } from './types';
 
 function message(role: 'user' | 'assistant', parts: MessageView['parts']): ThreadItem {
   const m = { id: `${role}-${Math.random()}`, role, parts } as unknown as MessageView;
@@ -31,5 +31,33 @@ describe('row estimates', () => {
     const first = estimateRow(item);
     (item as { message: MessageView }).message.parts.push({ type: 'text', text: paragraph(500) });
     expect(estimateRow(item)).toBe(first);
+  });
+});
+
+describe('the end of a thread read again', () => {
+  const view = (ids: string[], earlier: number, cost: number | null = null): ConversationView =>
+    ({ id: 'c', messages: ids.map((id) => ({ id }) as MessageView), earlier, cost }) as unknown as ConversationView;
+  const ids = (v: ConversationView | null) => v?.messages.map((m) => m.id) ?? null;
+
+  it('is joined below the messages shown above it, which stay the same objects', () => {
+    const shown = view(['q1', 'a1', 'q2', 'a2'], 0);
+    const joined = joinAtEnd(shown, view(['q2', 'a2-low'], 2, 0.5));
+    expect(ids(joined)).toEqual(['q1', 'a1', 'q2', 'a2-low']);
+    expect(joined?.messages[0]).toBe(shown.messages[0]);
+    expect(joined?.earlier).toBe(0);
+    expect(joined?.cost).toBe(0.5);
+  });
+
+  // (shown, read again, what the thread then holds; null: read it whole)
+  const cases: [string[], number, string[], number, string[] | null][] = [
+    [['q1', 'a1', 'q2', 'a2'], 0, ['q1', 'a1', 'q2', 'a2', 'x'], 0, ['q1', 'a1', 'q2', 'a2', 'x']],
+    [['q2', 'a2'], 7, ['q2', 'a2', 'a3'], 7, ['q2', 'a2', 'a3']],
+    [['q1', 'a1', 'q2', 'a2'], 0, ['q9', 'a9'], 5, null],
+    [['q1', 'a1'], 0, [], 3, null],
+  ];
+  it.each(cases)('shown %j (%i earlier), read %j (%i earlier)', (shown, shownEarlier, end, endEarlier, expected) => {
+    const joined = joinAtEnd(view(shown, shownEarlier), view(end, endEarlier));
+    expect(ids(joined)).toEqual(expected);
+    if (joined) expect(joined.earlier).toBe(endEarlier === 0 ? 0 : shownEarlier);
   });
 });

@@ -1,6 +1,6 @@
 // What the thread shows, in order: the stored messages (each tool loop already joined into
 // one answer), the answer streaming now, and the notes Ponder put between them.
-import type { IpcErrorView, MessageView } from './types';
+import type { ConversationView, IpcErrorView, MessageView } from './types';
 
 export interface Note {
   id: string;
@@ -108,4 +108,17 @@ export function estimateRow(item: ThreadItem): number {
   }
   estimates.set(message, height);
   return height;
+}
+
+/**
+ * The end of a conversation read again (`end`, read from a question on) joined below the
+ * messages shown above it, which are kept as they are; null when the end does not start at
+ * a message shown (the path changed above it: read it whole).
+ */
+export function joinAtEnd(shown: ConversationView, end: ConversationView): ConversationView | null {
+  if (end.earlier === 0) return end;
+  const first = end.messages[0]?.id;
+  const at = first === undefined ? -1 : shown.messages.findIndex((m) => m.id === first);
+  if (at < 0) return null;
+  return { ...end, messages: [...shown.messages.slice(0, at), ...end.messages], earlier: shown.earlier };
 }
