@@ -24,6 +24,27 @@ pub fn give_back_soon() {
     });
 }
 
+/// Keeps glibc's thresholds where they start: a block over 128 KB is mapped on its own and
+/// unmapped when freed, and an arena's free top over 128 KB goes back when a block is freed.
+/// Left alone, glibc raises both after a large block is freed (up to 32 and 64 MB), so the
+/// tens of megabytes a long read builds on a worker thread stayed at the top of that
+/// thread's arena, where `malloc_trim` does not reach: measured on the 10,000-message thread,
+/// +11 MB held after opening it and going back. Call first thing in `main`.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+pub fn fix_thresholds() {
+    const DEFAULT: libc::c_int = 128 * 1024;
+    // SAFETY: mallopt only sets glibc's allocator parameters; it takes the main arena's lock
+    // and has no other preconditions. A failed call (0) leaves glibc's own behaviour.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, DEFAULT);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, DEFAULT);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn fix_thresholds() {}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 fn give_back() {

@@ -4,7 +4,7 @@ mod commands;
 mod consent;
 mod error;
 mod file_scheme;
-mod heap_trim;
+pub mod heap_trim;
 mod indexing;
 mod ipc;
 mod logging;

@@ -2,7 +2,11 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 fn main() {
+    ponder_app::heap_trim::fix_thresholds();
     #[cfg(target_os = "linux")]
-    ponder_app::webview::draw_in_software_unless_asked();
+    {
+        ponder_app::webview::draw_in_software_unless_asked();
+        ponder_app::webview::bound_javascript_heap_growth();
+    }
     ponder_app::run();
 }

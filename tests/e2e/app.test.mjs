@@ -51,7 +51,7 @@ describe('the installed-style app through WebDriver', () => {
     });
   });
 
-  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process', async () => {
+  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process, whose JavaScript heap is bounded', async () => {
     await withApp(async (s) => {
       await s.waitFind('[data-testid="composer-input"]');
       const [app] = runningApps();
@@ -69,6 +69,10 @@ describe('the installed-style app through WebDriver', () => {
       });
       assert.ok(web, 'the web process is a child of the app');
       assert.match(readFileSync(`/proc/${web}/maps`, 'utf8'), /libEGL/, 'the web process has EGL');
+      // Its JavaScript heap is bounded as the app set it (webview.rs): the web process reads it
+      // from the environment it inherits.
+      const environment = readFileSync(`/proc/${web}/environ`, 'utf8').split('\0');
+      assert.ok(environment.includes('JSC_heapGrowthMaxIncrease=0.3'), 'the web process has the heap bound');
     });
   });
 
