@@ -18,8 +18,6 @@
 //! counted run (`./.ci/bench --short` only checks that the figures are printed).
 
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,9 +28,10 @@ use ponder_core::providers::http::{self, HttpConfig};
 use ponder_core::reasoning::{Choice, Overrides};
 use ponder_core::run::{Ask, Outcome, Place, RecordOptions, RecordedEvent, Runner, Session};
 use ponder_core::store::Store;
-use ponder_core::tools::{ApprovalRequest, Approver, Decision, LIMITS, ToolChoice};
+use ponder_core::tools::{LIMITS, ToolChoice};
 use ponder_mock_provider::{MockProvider, Reply};
 use ponder_tests::framed::{anthropic_stream, real};
+use ponder_tests::mcp::AllowEveryCall;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -45,17 +44,6 @@ const FAKE_KEY: &str = "FAKE-bench-key-not-real";
 fn key() {
     // SAFETY: see above: this process has one thread yet.
     unsafe { std::env::set_var("PONDER_ANTHROPIC_API_KEY", FAKE_KEY) };
-}
-
-struct Allow;
-
-impl Approver for Allow {
-    fn approve<'a>(
-        &'a self,
-        _: &'a ApprovalRequest,
-    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
-        Box::pin(async { Decision::AllowOnce })
-    }
 }
 
 /// One run's times.
@@ -182,7 +170,7 @@ async fn run_once(hub: &Arc<Hub>) -> Figures {
     let (_, outcome) = session
         .run(
             runner,
-            &Allow,
+            &AllowEveryCall,
             RecordOptions::default(),
             CancellationToken::new(),
             |event| match event {

@@ -8,8 +8,6 @@
 //! keyring), set once for this test binary before any test does anything else.
 
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
@@ -23,10 +21,11 @@ use ponder_core::run::{
     Ask, Outcome, Place, RecordOptions, RecordedEvent, RunEvent, Runner, Session, SetupError,
 };
 use ponder_core::store::{MessageStatus, Store};
-use ponder_core::tools::{ApprovalRequest, Approver, Decision, LIMITS, ToolChoice};
+use ponder_core::tools::{LIMITS, ToolChoice};
 use ponder_mock_provider::copilot::{GITHUB_TOKEN, Script};
 use ponder_mock_provider::{MockProvider, Reply};
 use ponder_tests::framed::{chat_stream, deepseek_calling};
+use ponder_tests::mcp::AllowEveryCall;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -117,7 +116,7 @@ impl Face {
         let (id, outcome) = session
             .run(
                 self.runner(),
-                &Allow,
+                &AllowEveryCall,
                 RecordOptions::default(),
                 cancel,
                 |event| {
@@ -151,17 +150,6 @@ impl Face {
             .unwrap();
         heard.dedup_by(|a, b| a == "run" && b == "run");
         (heard, id, outcome)
-    }
-}
-
-struct Allow;
-
-impl Approver for Allow {
-    fn approve<'a>(
-        &'a self,
-        _: &'a ApprovalRequest,
-    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
-        Box::pin(async { Decision::AllowOnce })
     }
 }
 

@@ -2,9 +2,24 @@
 //! commands of the tests' own.
 
 use std::collections::BTreeMap;
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 
 use ponder_core::mcp::{ServerConfig, Transport};
+use ponder_core::tools::{ApprovalRequest, Approver, Decision};
+
+/// Allows every call once, as a user who clicks Allow on each card.
+pub struct AllowEveryCall;
+
+impl Approver for AllowEveryCall {
+    fn approve<'a>(
+        &'a self,
+        _: &'a ApprovalRequest,
+    ) -> Pin<Box<dyn Future<Output = Decision> + Send + 'a>> {
+        Box::pin(async { Decision::AllowOnce })
+    }
+}
 
 /// A server started as `command args…` with `env` set, named after its id.
 pub fn stdio(id: &str, command: &str, args: &[&str], env: &[(&str, &str)]) -> ServerConfig {
