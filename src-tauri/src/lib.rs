@@ -37,18 +37,18 @@ pub fn run() {
             let state = state::AppState::open(app.handle())?;
             app.manage(state);
             let state = app.state::<state::AppState>();
+            let settings = settings::load(app.handle()).ok();
             // Answers the command line finished since the app last ran; thoughts past the
             // user's retention; files no message refers to.
             if let Ok(store) = state.store() {
-                let retention = settings::load(app.handle())
-                    .ok()
-                    .and_then(|s| s.retention_days.filter(|d| *d > 0));
-                let purge_before = retention
+                let purge_before = settings
+                    .as_ref()
+                    .and_then(|s| s.retention_days.filter(|d| *d > 0))
                     .map(|days| commands::settings::now_ms() - i64::from(days) * 86_400_000);
                 indexing::index_soon(store.clone());
-                indexing::tidy_soon(store.clone(), purge_before);
+                indexing::tidy_soon(store, purge_before);
             }
-            if let Ok(settings) = settings::load(app.handle()) {
+            if let Some(settings) = &settings {
                 commands::mcp::configure(app.handle(), &settings.mcp_servers);
                 state.set_prices(&settings.prices);
             }

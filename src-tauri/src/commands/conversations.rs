@@ -90,7 +90,7 @@ pub fn delete_conversation(state: State<'_, AppState>, id: String) -> Result<(),
     store.delete_conversation(&id)?;
     // The files only its questions had go with it, after a pass through the whole history
     // that the deletion does not wait for.
-    crate::indexing::collect_soon(store.clone());
+    crate::indexing::collect_soon(store);
     Ok(())
 }
 

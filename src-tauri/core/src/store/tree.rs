@@ -483,7 +483,7 @@ impl Store {
     }
 
     /// `read`, and if it meets a loop of parents (a history edited by hand, or damaged), the
-    /// loop opened (its first message met becomes a first message: a version of the
+    /// loop opened (its earliest written message becomes a first message: a version of the
     /// conversation's start; nothing is deleted) and `read` again. What reading the one
     /// conversation costs: `tree_loops` walks the whole history, millions of messages.
     pub fn with_loops_opened<T>(&self, read: impl Fn(&Store) -> Result<T>) -> Result<T> {
