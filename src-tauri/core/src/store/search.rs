@@ -211,10 +211,12 @@ impl SearchWords {
     /// for a word with an apostrophe: the tokenizer splits it, and cut short it could be
     /// nothing but the apostrophe.
     fn indexed_starts(&self) -> impl Iterator<Item = String> + '_ {
-        self.0.iter().filter(|w| !w.contains('\'')).map(|w| match w.char_indices().nth(PREFIX_INDEX_CHARS) {
-            Some((end, _)) => format!("\"{}\"*", &w[..end]),
-            None if w.chars().nth(1).is_some() => format!("\"{w}\"*"),
-            None => format!("\"{w}\""),
+        self.0.iter().filter(|w| !w.contains('\'')).map(|w| {
+            match w.char_indices().nth(PREFIX_INDEX_CHARS) {
+                Some((end, _)) => format!("\"{}\"*", &w[..end]),
+                None if w.chars().nth(1).is_some() => format!("\"{w}\"*"),
+                None => format!("\"{w}\""),
+            }
         })
     }
 
