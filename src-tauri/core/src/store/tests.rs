@@ -363,6 +363,22 @@ fn search_gives_whole_words_first_then_word_starts_newest_first_and_not_deleted_
         [newer.clone(), starts.clone(), older.clone()]
     );
     assert!(store.search("m", SearchScope::Text, 10).unwrap().is_empty());
+    // Several words, each a start longer than the prefix index keeps: still found.
+    assert_eq!(
+        ids(store.search("model diff", SearchScope::Text, 10).unwrap()),
+        vec![starts.clone()]
+    );
+    assert_eq!(
+        ids(store.search("answ mode", SearchScope::Text, 10).unwrap()),
+        vec![older.clone()]
+    );
+    // A word that starts nothing: no message has them all, whole or as starts.
+    assert!(
+        store
+            .search("model zzyzx", SearchScope::Text, 10)
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(
         ids(store.search("a", SearchScope::Text, 10).unwrap()),
         vec![newer.clone()]
