@@ -114,10 +114,11 @@ fn open_loop_above(tx: &Connection, message: &str) -> Result<bool> {
     Ok(true)
 }
 
-/// Each step of the path down to `last`, last first: whether it is a question, and whether
-/// it is deleted. Read from indexes and each row's first columns, never its parts (a long
-/// row's later columns sit on its overflow pages).
-fn path_steps(c: &Connection, conversation_id: &str, last: &str) -> Result<Vec<(bool, bool)>> {
+/// Each step of the path down to `last`, last first: its id, and whether it is deleted.
+/// Read from indexes alone: a message's row, even its first columns, sits on pages of its
+/// own, and reading one per step of a 10,000-message path took 290 ms warm and 430 ms from
+/// disk (the ids alone: 9 and 22 ms).
+fn path_steps(c: &Connection, conversation_id: &str, last: &str) -> Result<Vec<(String, bool)>> {
     let deleted: std::collections::HashSet<String> = {
         let mut stmt = c.prepare_cached(
             "SELECT id FROM messages WHERE conversation_id = ?1 AND deleted_at IS NOT NULL",
@@ -132,18 +133,29 @@ fn path_steps(c: &Connection, conversation_id: &str, last: &str) -> Result<Vec<(
              SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
               WHERE m.parent_id IS NOT NULL AND path.depth + 1 < ?2
          )
-         SELECT messages.id, messages.role = 'user'
-           FROM messages JOIN path ON messages.id = path.pid ORDER BY path.depth",
+         SELECT pid FROM path ORDER BY depth",
     )?;
     let rows = stmt.query_map(params![last, longest_path(c, last)?], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, bool>(1)?))
+        r.get::<_, String>(0)
     })?;
     let steps = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-    refuse_loop(steps.iter().map(|(id, _)| id.as_str()), last)?;
+    refuse_loop(steps.iter().map(String::as_str), last)?;
     Ok(steps
         .into_iter()
-        .map(|(id, question)| (question, deleted.contains(&id)))
+        .map(|id| {
+            let gone = deleted.contains(&id);
+            (id, gone)
+        })
         .collect())
+}
+
+/// Whether the message is a question (the user's), read from its row.
+fn is_question(c: &Connection, id: &str) -> Result<bool> {
+    let mut stmt = c.prepare_cached("SELECT role = 'user' FROM messages WHERE id = ?1")?;
+    Ok(stmt
+        .query_row([id], |r| r.get::<_, bool>(0))
+        .optional()?
+        .unwrap_or(false))
 }
 
 pub(super) fn leaf_of(c: &Connection, conversation_id: &str) -> Result<Option<String>> {
@@ -248,16 +260,17 @@ impl Store {
                 return Ok((Vec::new(), 0));
             };
             let steps = path_steps(c, conversation_id, &leaf)?;
-            // Steps are last first: take `count` shown ones, then on to a question.
+            // Steps are last first: take `count` shown ones, then on to a question. Only the
+            // steps from there on are read for their role.
             let mut depth = 0;
             let mut taken = 0;
-            for (question, deleted) in &steps {
+            for (id, deleted) in &steps {
                 depth += 1;
                 if *deleted {
                     continue;
                 }
                 taken += 1;
-                if taken >= count && *question {
+                if taken >= count && is_question(c, id)? {
                     break;
                 }
             }
