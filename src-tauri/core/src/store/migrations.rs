@@ -23,11 +23,14 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!(
             "../../migrations/0011_deleted_branches_indexed.sql"
         )),
+        M::up(include_str!(
+            "../../migrations/0012_figures_cover_thinking_time.sql"
+        )),
     ])
 });
 
 /// The schema version a fresh database gets (`PRAGMA user_version`).
-pub const LATEST_VERSION: i64 = 11;
+pub const LATEST_VERSION: i64 = 12;
 
 pub fn migrations() -> &'static Migrations<'static> {
     &MIGRATIONS

@@ -180,8 +180,9 @@ fn usage_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Usage> {
 mod tests {
     use super::*;
 
-    /// Opening a conversation reads its totals: through the figures index, never by scanning
-    /// every message of a long history.
+    /// Opening a conversation reads its totals: through the figures index alone, never by
+    /// scanning every message of a long history, nor by reading each answer's row for a
+    /// column the index lacks.
     #[test]
     fn one_conversations_totals_are_found_through_the_figures_index() {
         let store = Store::open_in_memory().unwrap();
@@ -194,9 +195,9 @@ mod tests {
             })
             .unwrap();
         assert!(
-            plan.iter()
-                .any(|step| step.starts_with("SEARCH messages USING")
-                    && step.contains("conversation_id=?")),
+            plan.iter().any(|step| step
+                .starts_with("SEARCH messages USING COVERING INDEX messages_figures")
+                && step.contains("conversation_id=?")),
             "{plan:?}"
         );
     }
