@@ -35,9 +35,12 @@ fn path_end(c: &Connection, last: &str, depth: i64) -> Result<Vec<StoredMessage>
              SELECT m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.pid
               WHERE m.parent_id IS NOT NULL AND path.depth + 1 < ?2
          )
-         SELECT {COLUMNS}, path.depth FROM messages JOIN path ON messages.id = path.pid
+         SELECT {COLUMNS}, path.depth FROM path CROSS JOIN messages ON messages.id = path.pid
           WHERE messages.deleted_at IS NULL"
     ))?;
+    // CROSS JOIN keeps the path the outer loop: SQLite 3.53 would otherwise scan every
+    // message of the history and test each against the path (a bloom filter), reading a
+    // page per message to draw a thread's last 40 (10,000 messages: 5,000 reads, 30 ms).
     // Ordered here, not by SQLite: its sorter would copy every long row (a 2,000-message
     // thread is 15 MB of parts) before the first came out, which took two thirds of the read.
     let rows = stmt.query_map(params![last, depth], |row| {
