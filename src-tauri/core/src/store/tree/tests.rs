@@ -537,3 +537,27 @@ fn a2_of(store: &Store, conversation: &str) -> String {
         .id
         .clone()
 }
+
+/// Reading a thread's end looks its messages up along the path; it never scans the
+/// messages of the whole history (which SQLite 3.53 chose for the plain join).
+#[test]
+fn a_paths_end_is_looked_up_along_the_path_not_found_by_scanning_every_message() {
+    let store = Store::open_in_memory().unwrap();
+    let (_, [.., last]) = two_turns(&store);
+    let plan: Vec<String> = store
+        .read(|c| {
+            let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {}", super::path_end_query()))?;
+            let rows = stmt.query_map(rusqlite::params![last, 40], |r| r.get::<_, String>(3))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+        .unwrap();
+    assert!(
+        plan.iter()
+            .any(|step| step.starts_with("SEARCH messages USING")),
+        "{plan:?}"
+    );
+    assert!(
+        !plan.iter().any(|step| step.starts_with("SCAN messages")),
+        "{plan:?}"
+    );
+}
