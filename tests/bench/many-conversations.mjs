@@ -11,18 +11,54 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { repoRoot } from '../support/paths.mjs';
+import { binary } from './binaries.mjs';
 
 export const MANY_FULL = { conversations: 100_000, turns: 10 };
 export const MANY_SHORT = { conversations: 300, turns: 2 };
 const IDENTIFIER = 'dev.ponder.desktop';
 
-/** Where the history of `size` is kept (named by its size and the store's schema). */
-function keptPath({ conversations, turns }) {
+/** Where the history of `size` is kept for `schema` (the store's own by default). */
+function keptPath({ conversations, turns }, schema = currentSchema()) {
   const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'ponder', 'bench');
   mkdirSync(dir, { recursive: true });
-  // A new migration makes a new history: the app would otherwise migrate the copy as it starts.
-  const schema = readdirSync(join(repoRoot, 'src-tauri', 'core', 'migrations')).filter((f) => f.endsWith('.sql')).length;
   return join(dir, `history-${conversations}x${turns}-schema${schema}.sqlite3`);
+}
+
+/** The store's schema version: one migration per version. */
+function currentSchema() {
+  return readdirSync(join(repoRoot, 'src-tauri', 'core', 'migrations')).filter((f) => f.endsWith('.sql')).length;
+}
+
+/**
+ * A new migration needs the history at the new schema: the app would otherwise migrate its
+ * copy as it starts, inside the figures. A kept history of an earlier schema is upgraded by
+ * the store itself (through `ponder-cli`), minutes where writing it again takes most of an
+ * hour; the copy the store keeps before an upgrade is not made (a placeholder stands in for
+ * it), as the generator can write that history again.
+ */
+function upgradeEarlier(size, path) {
+  for (let schema = currentSchema() - 1; schema > 0; schema--) {
+    const earlier = keptPath(size, schema);
+    if (!existsSync(earlier)) continue;
+    const started = Date.now();
+    const part = `${path}.part`;
+    for (const side of ['', '-wal', '-shm']) {
+      rmSync(`${part}${side}`, { force: true });
+      if (existsSync(`${earlier}${side}`)) renameSync(`${earlier}${side}`, `${part}${side}`);
+    }
+    const placeholder = `${part}.v${schema}.bak`;
+    writeFileSync(placeholder, '');
+    try {
+      execFileSync(binary('ponder-cli', 'PONDER_CLI'), ['--db', part, 'conversations'], { stdio: 'ignore' });
+    } finally {
+      rmSync(placeholder, { force: true });
+      rmSync(`${part}.owners`, { recursive: true, force: true });
+    }
+    renameSync(part, path);
+    console.log(`bench: many_history_upgraded_s ${Math.round((Date.now() - started) / 1000)} s`);
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -32,7 +68,7 @@ function keptPath({ conversations, turns }) {
 export function prepareHistory(size, short) {
   const { conversations, turns } = size;
   const path = keptPath(size);
-  if (existsSync(path)) return path;
+  if (existsSync(path) || upgradeEarlier(size, path)) return path;
   const part = `${path}.part`;
   rmSync(part, { force: true });
   const started = Date.now();
