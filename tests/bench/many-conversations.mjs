@@ -55,6 +55,8 @@ function upgradeEarlier(size, path) {
       rmSync(`${part}.owners`, { recursive: true, force: true });
     }
     renameSync(part, path);
+    // The lock folder the app made beside the earlier file.
+    rmSync(`${earlier}.owners`, { recursive: true, force: true });
     console.log(`bench: many_history_upgraded_s ${Math.round((Date.now() - started) / 1000)} s`);
     return true;
   }
