@@ -32,9 +32,10 @@ function currentSchema() {
 /**
  * A new migration needs the history at the new schema: the app would otherwise migrate its
  * copy as it starts, inside the figures. A kept history of an earlier schema is upgraded by
- * the store itself (through `ponder-cli`), minutes where writing it again takes most of an
- * hour; the copy the store keeps before an upgrade is not made (a placeholder stands in for
- * it), as the generator can write that history again.
+ * the store itself (through `ponder-cli`): 11 s for the full size, where writing it again
+ * takes most of an hour. The copy the store keeps before an upgrade is not made (a
+ * placeholder under the name it would have stands in for it), as the generator can write
+ * that history again. An upgrade that fails puts the earlier file back.
  */
 function upgradeEarlier(size, path) {
   for (let schema = currentSchema() - 1; schema > 0; schema--) {
@@ -50,6 +51,9 @@ function upgradeEarlier(size, path) {
     writeFileSync(placeholder, '');
     try {
       execFileSync(binary('ponder-cli', 'PONDER_CLI'), ['--db', part, 'conversations'], { stdio: 'ignore' });
+    } catch (error) {
+      for (const side of ['', '-wal', '-shm']) if (existsSync(`${part}${side}`)) renameSync(`${part}${side}`, `${earlier}${side}`);
+      throw error;
     } finally {
       rmSync(placeholder, { force: true });
       rmSync(`${part}.owners`, { recursive: true, force: true });
