@@ -989,6 +989,55 @@ describe('long threads and untrusted output', () => {
     await page.close();
   });
 
+  it('lets a long thread go once another chat is shown: none of its thoughts stay in memory', async () => {
+    // 2,000 answers, each with a thought of its own (~5 KB): ~10 MB of text that only the
+    // thread holds (thoughts are not rendered ahead, so no cache keeps them). The page's code
+    // compiled meanwhile stays, about 1 MB.
+    const message = (id, role, parts, extra = {}) => ({
+      id, role, status: 'complete', parts, provider: null, model: null, choice: null, usage: {}, thinkingMs: null, stop: null,
+      error: null, notes: [], createdAt: 1_767_225_600_000, versions: [], cost: null, ...extra,
+    });
+    const messages = [];
+    for (let i = 0; i < 2000; i++) {
+      const thought = Array.from({ length: 80 }, (_, k) => `Step ${k} of thought ${i}: one more case weighed before the answer.`).join('\n\n');
+      messages.push(message(`m-q${i}`, 'user', [{ type: 'text', text: `Question ${i}?` }]));
+      messages.push(
+        message(`m-a${i}`, 'assistant', [
+          { type: 'thinking', text: thought, source: 'thinking', summary: false, redacted: false, hidden: false, durationMs: 1000, tokenEstimate: null, partial: false },
+          { type: 'text', text: `Answer ${i}.` },
+        ], { provider: 'anthropic', model: 'claude-sonnet-4-5', choice: 'high', thinkingMs: 1000, stop: { kind: 'end' } }),
+      );
+    }
+    const thoughtBytes = messages.reduce((n, m) => n + (m.parts[0].type === 'thinking' ? m.parts[0].text.length : 0), 0);
+    const conversation = {
+      id: 'c-many-thoughts', title: 'Many thoughts', createdAt: 1_767_225_600_000, updatedAt: Date.now(), provider: 'anthropic',
+      model: 'claude-sonnet-4-5', pinned: false, archived: false, cost: null,
+      settings: { enabled: true, includeInContext: false, includeInResponse: true, format: 'field', stripFromContext: 'none', longContextCut: true, choice: 'high' },
+      messages,
+    };
+    const { page, problems } = await openChat({ conversations: [conversation] });
+    const cdp = await page.context().newCDPSession(page);
+    const heapUsed = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    };
+    const idle = await heapUsed();
+    await page.getByText('Many thoughts').click();
+    await page.waitForFunction(() => window.__calls.some((c) => c.cmd === 'earlier_messages'));
+    // The answers above rendered ahead: the work that once held the thread after it ended.
+    await page.waitForFunction(() => performance.getEntriesByName('ponder:prerender').length === 1, null, { timeout: 30_000 });
+    const open = await heapUsed();
+    assert.ok(open - idle > thoughtBytes / 2, `the open thread holds its thoughts (${open - idle} bytes over idle)`);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('message-assistant').first().waitFor({ state: 'detached' });
+    const back = await heapUsed();
+    assert.ok(back - idle < thoughtBytes / 4, `back on a new chat, ${back - idle} bytes stay over idle (the thoughts are ${thoughtBytes})`);
+    await cdp.detach();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('a long thought comes as its start, opens whole a piece at a time, and stays where it was', async () => {
     const thought = Array.from({ length: 600 }, (_, i) => `Paragraph ${i + 1} of a long thought, weighing one more case before the next.`).join('\n\n');
     const message = (id, role, parts, extra = {}) => ({

@@ -18,26 +18,32 @@ export interface IdleOptions {
  */
 export function runWhenIdle(step: () => boolean, { busy, sliceMs = 4, retryMs = 250, now = () => performance.now() }: IdleOptions): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
+  // Dropped once the work ends or is stopped: the returned stop function is kept by its
+  // caller, and the work holds whatever it was going through (a whole thread).
+  let work: (() => boolean) | null = step;
+  let isBusy: (() => boolean) | null = busy;
+  const stop = (): void => {
+    work = null;
+    isBusy = null;
+    clearTimeout(timer);
+    timer = undefined;
+  };
   const run = (): void => {
     timer = undefined;
-    if (stopped) return;
-    if (busy()) {
+    if (!work || !isBusy) return;
+    if (isBusy()) {
       timer = setTimeout(run, retryMs);
       return;
     }
     const start = now();
     do {
-      if (!step()) {
-        stopped = true;
+      if (!work()) {
+        stop();
         return;
       }
     } while (now() - start < sliceMs);
     timer = setTimeout(run, 0);
   };
   timer = setTimeout(run, 0);
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  return stop;
 }
