@@ -13,8 +13,10 @@ import {
   remoteHost,
   renderMarkdown,
   renderMarkdownCached,
+  renderedMarkdownChars,
   renderMarkdownStreamingBlocks,
   splitBlocks,
+  trimRenderedMarkdown,
 } from './markdown';
 
 function dom(html: string): HTMLElement {
@@ -316,6 +318,31 @@ describe('prerenderMarkdown', () => {
       expect(shown).toBe(renderMarkdown(source));
     } finally {
       sanitize.mockRestore();
+    }
+  });
+});
+
+describe('trimRenderedMarkdown', () => {
+  it('keeps the most recently shown answers and lets the others go', () => {
+    trimRenderedMarkdown(0);
+    expect(renderedMarkdownChars()).toBe(0);
+    const all = Array.from({ length: 6 }, (_, i) => `Answer ${i}: ${'word '.repeat(200)}`);
+    for (const source of all) renderMarkdownCached(source);
+    // The first answer shown again: now the most recently used.
+    renderMarkdownCached(all[0] ?? '');
+    const each = renderedMarkdownChars() / all.length;
+    trimRenderedMarkdown(Math.ceil(each * 2));
+    expect(renderedMarkdownChars()).toBeLessThanOrEqual(Math.ceil(each * 2));
+    // Kept: the last answer added and the one shown again; rendered again: any other.
+    const render = vi.spyOn(DOMPurify, 'sanitize');
+    try {
+      renderMarkdownCached(all[0] ?? '');
+      renderMarkdownCached(all[5] ?? '');
+      expect(render).not.toHaveBeenCalled();
+      renderMarkdownCached(all[2] ?? '');
+      expect(render).toHaveBeenCalled();
+    } finally {
+      render.mockRestore();
     }
   });
 });

@@ -408,6 +408,27 @@ export function renderMarkdownCached(source: string): string {
   return html;
 }
 
+/** What of the cache a conversation left behind keeps: its most recently shown answers. */
+const RENDERED_KEPT_CHARS = 2_000_000;
+
+/**
+ * Lets the cache go down to the most recently used `keep` characters: a conversation that is
+ * left takes the rest of its rendered answers with it, so that the collector can free them
+ * (a long thread's fill the whole cache, 12–24 MB).
+ */
+export function trimRenderedMarkdown(keep = RENDERED_KEPT_CHARS): void {
+  for (const [key, value] of rendered) {
+    if (renderedChars <= keep) break;
+    rendered.delete(key);
+    renderedChars -= key.length + value.length;
+  }
+}
+
+/** How many characters the cache holds, sources and HTML. */
+export function renderedMarkdownChars(): number {
+  return renderedChars;
+}
+
 /**
  * Renders a message into the cache ahead of being shown, while the page is idle, into at most
  * half of it: the rest stays for what has been shown, which is never pushed out for this.
