@@ -400,11 +400,7 @@ export function renderMarkdownCached(source: string): string {
   if (size > RENDERED_CHARS / 4) return html;
   rendered.set(source, html);
   renderedChars += size;
-  for (const [key, value] of rendered) {
-    if (renderedChars <= RENDERED_CHARS) break;
-    rendered.delete(key);
-    renderedChars -= key.length + value.length;
-  }
+  trimRenderedMarkdown(RENDERED_CHARS);
   return html;
 }
 
@@ -412,9 +408,9 @@ export function renderMarkdownCached(source: string): string {
 const RENDERED_KEPT_CHARS = 2_000_000;
 
 /**
- * Lets the cache go down to the most recently used `keep` characters: a conversation that is
- * left takes the rest of its rendered answers with it, so that the collector can free them
- * (a long thread's fill the whole cache, 12–24 MB).
+ * Lets the cache go down to the most recently used `keep` characters: past its bound, and
+ * when a conversation is left (a long thread's answers fill the whole cache, 12–24 MB; the
+ * rest goes with the thread, for the collector to free).
  */
 export function trimRenderedMarkdown(keep = RENDERED_KEPT_CHARS): void {
   for (const [key, value] of rendered) {
