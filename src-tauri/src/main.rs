@@ -6,7 +6,7 @@ fn main() {
     #[cfg(target_os = "linux")]
     {
         ponder_app::webview::draw_in_software_unless_asked();
-        ponder_app::webview::bound_javascript_heap_growth();
+        ponder_app::webview::tune_javascript_collector();
     }
     ponder_app::run();
 }

@@ -73,6 +73,7 @@ describe('the installed-style app through WebDriver', () => {
       // from the environment it inherits.
       const environment = readFileSync(`/proc/${web}/environ`, 'utf8').split('\0');
       assert.ok(environment.includes('JSC_heapGrowthMaxIncrease=0.3'), 'the web process has the heap bound');
+      assert.ok(environment.includes('JSC_percentCPUPerMBForFullTimer=0.05'), 'the web process has the whole collection\'s share');
     });
   });
 
