@@ -27,19 +27,26 @@
 const JAVASCRIPT_HEAP_GROWTH: &str = "0.3";
 
 /// How eagerly a whole collection follows a sign that much was let go of
-/// (`JSC_percentCPUPerMBForFullTimer`: the share of time the timer-driven whole collection
-/// may take, per megabyte it expects to free, up to WebKit's cap of 5%).
+/// (`JSC_percentCPUPerMBForFullTimer`: the share of the page's time the timed whole
+/// collection may take, per megabyte it expects to free, up to the cap below).
 ///
 /// Quick collections only look at what was allocated since the last one; a thread that was
 /// open for a while has moved into the part only a whole collection frees. WebKit's default
-/// share (0.0003125 per MB) puts the whole collection a thread left behind some minutes
-/// away, after a frame going away (the page's sign, `ui/src/lib/collector.ts`) as after
-/// allocation: measured on a release build, the 10,000-message thread (30 MB of JavaScript
-/// objects) was still held 30 s after a new chat, and the app at +84–86 MB over idle. At
-/// 0.05 (the cap from 1 MB on) the collection follows the sign within a second: +50–56 MB.
-/// It is still timed to take at most 5% of the page's time, and four answers streaming at
-/// once kept their frames (p95 17–18 ms, none over 50 ms).
+/// share (0.0003125 per MB) puts the whole collection a thread left behind minutes away, after
+/// a frame going away (the page's sign, `ui/src/lib/collector.ts`) as after allocation:
+/// measured on a release build, the 10,000-message thread (30 MB of JavaScript objects) was
+/// still held 30 s after a new chat, and the app at +84–101 MB over idle 3 s after it. At
+/// 0.05 the cap applies from 2 MB expected on, and with the page's sign the thread is
+/// collected within a second or two: +50–53 MB. Four answers streaming at once kept their
+/// frames (p95 17–19 ms, as 17–18 before).
 const JAVASCRIPT_FULL_COLLECTION_SHARE: &str = "0.05";
+
+/// The cap on that share, for quick and whole collections (`JSC_collectionTimerMaxPercentCPU`):
+/// at 0.1 the timed collection waits ten times as long as the last one of its kind took
+/// (WebKit's default, 0.05, twenty times). A whole collection can take a few hundred
+/// milliseconds while answers stream on a busy machine, and at twenty times the thread left
+/// was still held 7 s later.
+const JAVASCRIPT_TIMED_COLLECTION_CAP: &str = "0.1";
 
 /// Sets how JavaScriptCore collects the page's garbage (above), where the user did not:
 /// WebKit's web process reads these from the environment it inherits. Call first thing in
@@ -52,6 +59,10 @@ pub fn tune_javascript_collector() {
         (
             "JSC_percentCPUPerMBForFullTimer",
             JAVASCRIPT_FULL_COLLECTION_SHARE,
+        ),
+        (
+            "JSC_collectionTimerMaxPercentCPU",
+            JAVASCRIPT_TIMED_COLLECTION_CAP,
         ),
     ] {
         if std::env::var_os(name).is_none() {

@@ -74,6 +74,7 @@ describe('the installed-style app through WebDriver', () => {
       const environment = readFileSync(`/proc/${web}/environ`, 'utf8').split('\0');
       assert.ok(environment.includes('JSC_heapGrowthMaxIncrease=0.3'), 'the web process has the heap bound');
       assert.ok(environment.includes('JSC_percentCPUPerMBForFullTimer=0.05'), 'the web process has the whole collection\'s share');
+      assert.ok(environment.includes('JSC_collectionTimerMaxPercentCPU=0.1'), 'the web process has the timed collection\'s cap');
     });
   });
 

@@ -1029,8 +1029,25 @@ describe('long threads and untrusted output', () => {
     await page.waitForFunction(() => performance.getEntriesByName('ponder:prerender').length === 1, null, { timeout: 30_000 });
     const open = await heapUsed();
     assert.ok(open - idle > thoughtBytes / 2, `the open thread holds its thoughts (${open - idle} bytes over idle)`);
+    // Leaving it gives the engine its sign that much was let go of (lib/collector): an empty,
+    // sandboxed frame put in and taken out, once the new chat is drawn and again 2 s later.
+    await page.evaluate(() => {
+      window.__signs = [];
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) if (node instanceof HTMLIFrameElement) window.__signs.push({ sandbox: node.getAttribute('sandbox'), src: node.getAttribute('src'), removed: false });
+          for (const node of record.removedNodes) if (node instanceof HTMLIFrameElement) window.__signs.at(-1).removed = true;
+        }
+      }).observe(document.body, { childList: true });
+    });
     await page.getByTestId('new-chat').click();
     await page.getByTestId('message-assistant').first().waitFor({ state: 'detached' });
+    await page.waitForFunction(() => window.__signs.length === 2 && window.__signs.every((sign) => sign.removed), null, { timeout: 5_000 });
+    assert.deepEqual(await page.evaluate(() => window.__signs), [
+      { sandbox: '', src: null, removed: true },
+      { sandbox: '', src: null, removed: true },
+    ]);
+    assert.equal(await page.locator('iframe').count(), 0, 'no frame stays');
     const back = await heapUsed();
     assert.ok(back - idle < thoughtBytes / 4, `back on a new chat, ${back - idle} bytes stay over idle (the thoughts are ${thoughtBytes})`);
     await cdp.detach();

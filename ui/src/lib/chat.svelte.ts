@@ -8,6 +8,7 @@ import { tick, untrack } from 'svelte';
 
 import { droppedName, pastedName, storeFile, withFiles } from './attaching';
 import type { CatalogState } from './catalog.svelte';
+import { hintGarbage } from './collector';
 import { messageFromText, parseCommand } from './commands';
 import type { ConversationsState } from './conversations.svelte';
 import { afterNextFrame, HIDDEN_WAIT_MS } from './frames';
@@ -34,6 +35,8 @@ import { Versions } from './versions';
 /** How many messages a conversation is opened with before the rest is read: more than a tall
  * window shows of short messages, so the first screen is whole. */
 const FIRST_READ = 40;
+/** A thread this long, once left, is worth having collected (`leave`). */
+const LONG_THREAD_MESSAGES = 100;
 
 export class ChatSession {
   current = $state.raw<ConversationView | null>(null);
@@ -168,6 +171,7 @@ export class ChatSession {
   // ---- conversations ----
 
   newChat(): void {
+    this.leave(null);
     this.current = null;
     this.choice.clearOnce();
     this.useDefaults();
@@ -181,6 +185,7 @@ export class ChatSession {
       // the rest joins above it right after. A message to reveal may be anywhere: all of it.
       const view = await ipc.getConversation(id, revealId ? null : FIRST_READ);
       markStep('ponder:open:read');
+      this.leave(view.id);
       this.current = view;
       void tick().then(() => {
         markStep('ponder:open:rendered');
@@ -196,6 +201,15 @@ export class ChatSession {
     } catch (raw) {
       this.ui.error = AppError.from(raw);
     }
+  }
+
+  /** A long thread left for another conversation (`next`; null for a new chat) is tens of
+   * megabytes the page's engine would hold while the app idles (lib/collector). */
+  private leave(next: string | null): void {
+    const left = this.current;
+    if (!left || left.id === next || left.messages.length < LONG_THREAD_MESSAGES) return;
+    // Once the next conversation is drawn: the sign costs a frame's creation.
+    void afterNextFrame(HIDDEN_WAIT_MS).then(() => hintGarbage());
   }
 
   /** Joins the rest of a thread opened at its end above what is shown, once that is drawn,
