@@ -13,6 +13,7 @@ import { messageFromText, parseCommand } from './commands';
 import type { ConversationsState } from './conversations.svelte';
 import { afterNextFrame, HIDDEN_WAIT_MS } from './frames';
 import { AppError, ipc } from './ipc';
+import { trimRenderedMarkdown } from './markdown';
 import { Notes } from './notes.svelte';
 import { markStep } from './perf';
 import { Profiles } from './profiles';
@@ -203,11 +204,14 @@ export class ChatSession {
     }
   }
 
-  /** A long thread left for another conversation (`next`; null for a new chat) is tens of
-   * megabytes the page's engine would hold while the app idles (lib/collector). */
+  /** The conversation shown is left for another (`next`; null for a new chat): the Markdown
+   * cache keeps only its latest answers, and a long thread, tens of megabytes the page's
+   * engine would hold while the app idles, is pointed out to it (lib/collector). */
   private leave(next: string | null): void {
     const left = this.current;
-    if (!left || left.id === next || left.messages.length < LONG_THREAD_MESSAGES) return;
+    if (!left || left.id === next) return;
+    trimRenderedMarkdown();
+    if (left.messages.length < LONG_THREAD_MESSAGES) return;
     // Once the next conversation is drawn: the sign costs a frame's creation.
     void afterNextFrame(HIDDEN_WAIT_MS).then(() => hintGarbage());
   }
