@@ -63,12 +63,27 @@ async fn run_against(url: &str, config: &HttpConfig, cancel: CancellationToken) 
     Run { outcome, retries }
 }
 
+/// The settings for tests of how much is read, not of how long is waited: a machine busy
+/// with other tests can leave a many-megabyte body's reader unscheduled past the short idle
+/// timeout above, and that would be a different error from the one under test.
+fn patient() -> HttpConfig {
+    HttpConfig {
+        idle_timeout: Duration::from_secs(60),
+        connect_timeout: Duration::from_secs(30),
+        ..config()
+    }
+}
+
 async fn one(replies: Vec<Reply>) -> (Run, usize) {
+    one_with(&config(), replies).await
+}
+
+async fn one_with(config: &HttpConfig, replies: Vec<Reply>) -> (Run, usize) {
     let mock = MockProvider::start().await.unwrap();
     for reply in replies {
         mock.push(reply);
     }
-    let run = run_against(&mock.url(), &config(), CancellationToken::new()).await;
+    let run = run_against(&mock.url(), config, CancellationToken::new()).await;
     let requests = mock.requests().len();
     mock.shutdown().await;
     (run, requests)
@@ -373,9 +388,10 @@ async fn an_event_that_never_ends_stops_the_turn_at_sixteen_mib() {
                  event: content_block_delta\ndata: ";
     let mut body = start.as_bytes().to_vec();
     body.resize(body.len() + 20 * 1024 * 1024, b'x');
-    let (run, requests) = one(vec![
-        Reply::body(200, "text/event-stream", body).chunk_size(256 * 1024),
-    ])
+    let (run, requests) = one_with(
+        &patient(),
+        vec![Reply::body(200, "text/event-stream", body).chunk_size(256 * 1024)],
+    )
     .await;
     let error = failed(&run);
     assert_eq!(error.kind, ErrorKind::Decode);
@@ -392,13 +408,13 @@ async fn an_error_body_is_read_to_one_mib_at_most() {
     let mut page = b"{\"error\":{\"type\":\"api_error\",\"message\":\"Internal\"}}".to_vec();
     page.resize(5 * 1024 * 1024, b' ');
     mock.push(Reply::body(500, "application/json", page.clone()).chunk_size(64 * 1024));
-    let client = http::client(&config()).unwrap();
+    let client = http::client(&patient()).unwrap();
     let mut response = client.post(mock.url()).send().await.unwrap();
     let body = http::read_body(
         &mut response,
         "anthropic",
         http::MAX_ERROR_BODY,
-        &config(),
+        &patient(),
         &CancellationToken::new(),
     )
     .await
@@ -408,9 +424,12 @@ async fn an_error_body_is_read_to_one_mib_at_most() {
     mock.shutdown().await;
 
     // Through a turn, the message still reads from what was kept.
-    let (run, _) = one(vec![
-        Reply::body(400, "application/json", page).chunk_size(64 * 1024),
-    ])
+    let (run, _) = one_with(
+        &patient(),
+        vec![Reply::body(400, "application/json", page).chunk_size(64 * 1024)],
+    )
     .await;
-    assert_eq!(failed(&run).kind, ErrorKind::BadRequest);
+    let error = failed(&run);
+    assert_eq!(error.kind, ErrorKind::BadRequest);
+    assert!(error.message.contains("Internal"), "{}", error.message);
 }
