@@ -60,6 +60,13 @@ const hex = (n, width = 32) => n.toString(16).padStart(width, '0');
 /** The id of a conversation's message at `seq` (the conversation ids differ in their ends). */
 export const messageId = (conversationId, seq) => `${conversationId.slice(-24)}${hex(seq, 8)}`;
 
+/**
+ * The threads' model: one the model list gives no retirement day, so that the bench measures
+ * what a current conversation shows (a retired model's carries a warning), with the same
+ * thinking budget as the Sonnet 4.5 it replaces (1,024–64,000 tokens).
+ */
+const MODEL = 'claude-opus-4-5';
+
 function message(conversationId, seq, role, parts, extra = {}) {
   const at = T0 + seq * 60_000;
   return {
@@ -68,7 +75,7 @@ function message(conversationId, seq, role, parts, extra = {}) {
     seq,
     ...(seq > 0 ? { parentId: messageId(conversationId, seq - 1) } : {}),
     status: 'complete',
-    message: { role, parts, ...(role === 'assistant' ? { origin: { provider: 'anthropic', model: 'claude-sonnet-4-5' } } : {}) },
+    message: { role, parts, ...(role === 'assistant' ? { origin: { provider: 'anthropic', model: MODEL } } : {}) },
     choice: role === 'assistant' ? 'high' : null,
     usage: role === 'assistant' ? { input: 1200 + seq, output: 4200, reasoning: 3500 } : {},
     thinkingMs: role === 'assistant' ? 21_000 : null,
@@ -89,7 +96,7 @@ function conversation(id, title, messages) {
       createdAt: T0,
       updatedAt: T0 + messages.length * 60_000,
       provider: 'anthropic',
-      model: 'claude-sonnet-4-5',
+      model: MODEL,
       settings: { choice: 'high' },
       pinned: false,
       archived: false,

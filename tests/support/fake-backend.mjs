@@ -151,6 +151,8 @@ export function installFakeBackend(win, mockIPC, options = {}) {
         rule: added.has(`${pid}/${id}`) ? 'none' : 'hand',
         source: added.has(`${pid}/${id}`) ? 'added' : pid === 'ollama' ? 'live' : 'catalog',
         released: null,
+        // `options.retired`: { 'provider/id': 'YYYY-MM-DD' }, models the provider has retired.
+        retired: options.retired?.[`${pid}/${id}`] ?? null,
         levels,
         listedPrice: LISTED(pid),
       };

@@ -171,6 +171,33 @@ describe('App chat', () => {
   });
 });
 
+describe('a model the provider has retired', () => {
+  it('is not offered, but a conversation that used it shows it, its levels and a warning', async () => {
+    backend({ seed: true, settings: DEFAULTS, retired: { 'anthropic/claude-sonnet-4-5': '2026-11-30' } });
+    render(App);
+    await waitFor(() => expect(screen.getAllByTestId('conversation')).toHaveLength(3));
+    // The default is no longer offered: a new chat has no model until one is chosen.
+    const input = await screen.findByTestId('composer-input');
+    await fireEvent.input(input, { target: { value: 'hello' } });
+    expect(screen.getByTestId('composer-hint').textContent).toBe('No model chosen yet.');
+    await fireEvent.click(screen.getByTestId('model-button'));
+    const picker = await screen.findByRole('dialog');
+    await waitFor(() => expect(picker.textContent).toContain('Claude Haiku 4.5'));
+    expect(picker.textContent).not.toContain('Claude Sonnet 4.5');
+    await fireEvent.keyDown(picker, { key: 'Escape' });
+
+    await fireEvent.click(await screen.findByText('Why the sky is blue'));
+    await waitFor(() => expect(screen.getByTestId('model-button').textContent).toContain('Claude Sonnet 4.5'));
+    expect(screen.getByTestId('model-button-level').textContent).toContain('medium');
+    const hint = screen.getByTestId('composer-hint');
+    expect(hint.textContent).toBe('Anthropic retired Claude Sonnet 4.5 on 2026-11-30; it may no longer answer. Choose another model (Ctrl+M).');
+    expect(hint.classList.contains('warn')).toBe(true);
+    // It can still be asked: the provider says whether it answers.
+    await fireEvent.input(screen.getByTestId('composer-input'), { target: { value: 'Still there?' } });
+    expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', false);
+  });
+});
+
 describe('files the backend could not use', () => {
   const corrupt = {
     file: 'history',

@@ -35,6 +35,10 @@ pub struct ModelView {
     pub source: ModelSource,
     /// The day its newest snapshot came out (YYYY-MM-DD), where known.
     pub released: Option<String>,
+    /// The day the provider retired it (YYYY-MM-DD), once that day has come: the picker no
+    /// longer offers it, and a conversation that used it shows it with a warning.
+    #[cfg_attr(test, ts(optional = nullable))]
+    pub retired: Option<String>,
     /// Only the choices this model supports, each with its meaning.
     pub levels: Vec<LevelOption>,
     /// Its prices in the embedded model list, where listed (dollars per million tokens).

@@ -5,7 +5,10 @@ import type { KeyringStatus, ModelView, NewCustomProvider, ProviderView } from '
 import type { Ui } from './ui.svelte';
 
 export class CatalogState {
+  /** What the picker offers. */
   models = $state.raw<ModelView[]>([]);
+  /** Models the providers have retired: never offered, but a conversation that used one still shows it. */
+  retired = $state.raw<ModelView[]>([]);
   providers = $state.raw<ProviderView[]>([]);
   keyring = $state<KeyringStatus | null>(null);
 
@@ -18,7 +21,7 @@ export class CatalogState {
   async load(): Promise<void> {
     const [models, providers, keyring] = await Promise.allSettled([ipc.listModels(), ipc.listProviders(), ipc.keyringStatus()]);
     const list = <T,>(r: PromiseSettledResult<T[]>): T[] => (r.status === 'fulfilled' && Array.isArray(r.value) ? r.value : []);
-    this.models = list(models);
+    this.setModels(list(models));
     this.providers = list(providers);
     if (keyring.status === 'fulfilled' && keyring.value && typeof keyring.value === 'object') this.keyring = keyring.value;
     for (const r of [models, providers]) if (r.status === 'rejected') this.ui.error ??= AppError.from(r.reason);
@@ -27,7 +30,7 @@ export class CatalogState {
   /** Reads the lists again, and whether the keyring answers (it may have come up since). */
   async refresh(): Promise<void> {
     const [models, providers, keyring] = await Promise.allSettled([ipc.listModels(), ipc.listProviders(), ipc.keyringStatus()]);
-    if (models.status === 'fulfilled' && Array.isArray(models.value)) this.models = models.value;
+    if (models.status === 'fulfilled' && Array.isArray(models.value)) this.setModels(models.value);
     if (providers.status === 'fulfilled' && Array.isArray(providers.value)) this.providers = providers.value;
     if (keyring.status === 'fulfilled' && keyring.value && typeof keyring.value === 'object') this.keyring = keyring.value;
   }
@@ -53,8 +56,15 @@ export class CatalogState {
     return [...groups.entries()];
   }
 
+  private setModels(all: ModelView[]): void {
+    this.models = all.filter((m) => !m.retired);
+    this.retired = all.filter((m) => m.retired);
+  }
+
+  /** A model by its ids: an offered one, or one retired since a conversation used it. */
   find(provider: string | null, id: string | null): ModelView | null {
-    return this.models.find((m) => m.provider === provider && m.id === id) ?? null;
+    const same = (m: ModelView): boolean => m.provider === provider && m.id === id;
+    return this.models.find(same) ?? this.retired.find(same) ?? null;
   }
 
   /** A model by the name the user typed: the given provider's first, then one that has a key. */

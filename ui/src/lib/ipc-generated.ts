@@ -325,6 +325,11 @@ rule: RuleSource,
 source: ModelSource, 
 /** The day its newest snapshot came out (YYYY-MM-DD), where known. */
 released: string | null, 
+/**
+ * The day the provider retired it (YYYY-MM-DD), once that day has come: the picker no
+ * longer offers it, and a conversation that used it shows it with a warning.
+ */
+retired?: string | null, 
 /** Only the choices this model supports, each with its meaning. */
 levels: Array<LevelOption>, 
 /** Its prices in the embedded model list, where listed (dollars per million tokens). */

@@ -16,6 +16,17 @@ impl Catalog {
             .collect()
     }
 
+    /// The model list's models of `provider` that are retired on `today`: never offered, but
+    /// a conversation that used one still shows what it was.
+    pub fn retired(&self, provider: &str, today: &str) -> Vec<ModelInfo> {
+        ModelList::builtin()
+            .models
+            .iter()
+            .filter(|m| m.provider == provider && m.retired(today))
+            .filter_map(|m| self.resolve(Some(provider), &m.id).ok())
+            .collect()
+    }
+
     /// Every model to offer for `provider`: the model list's real ids (retired ones left
     /// out), then what the provider listed live, then what the user added — each id once,
     /// read through its rule, with where it came from.

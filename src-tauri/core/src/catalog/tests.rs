@@ -225,6 +225,36 @@ fn the_picker_is_offered_real_ids_only() {
 }
 
 #[test]
+fn a_retired_model_is_not_offered_but_still_known_with_its_rule() {
+    let catalog = Catalog::builtin();
+    let ids = |models: Vec<ModelInfo>| models.into_iter().map(|m| m.id).collect::<Vec<_>>();
+    let day_before = "2026-11-29";
+    let day = "2026-11-30"; // LiteLLM's retirement day for claude-sonnet-4-5
+    assert!(
+        ids(catalog.offered("anthropic", day_before)).contains(&"claude-sonnet-4-5".to_owned())
+    );
+    assert!(
+        !ids(catalog.retired("anthropic", day_before)).contains(&"claude-sonnet-4-5".to_owned())
+    );
+    assert!(!ids(catalog.offered("anthropic", day)).contains(&"claude-sonnet-4-5".to_owned()));
+    let retired = catalog.retired("anthropic", day);
+    let sonnet = retired
+        .iter()
+        .find(|m| m.id == "claude-sonnet-4-5")
+        .expect("retired, and still known");
+    // What a conversation that used it shows: its own rule and levels, not a generic one.
+    assert!(!sonnet.is_generic());
+    assert_eq!(sonnet.thinking.kind_name(), "budget");
+    // Each listed model is either offered or retired on a day, never both.
+    for provider in &catalog.providers {
+        let offered = ids(catalog.offered(&provider.id, day));
+        for id in ids(catalog.retired(&provider.id, day)) {
+            assert!(!offered.contains(&id), "{}/{id}", provider.id);
+        }
+    }
+}
+
+#[test]
 fn limits_come_from_the_model_list_and_names_from_the_rule() {
     let catalog = Catalog::builtin();
     let table = [
