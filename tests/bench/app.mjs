@@ -139,29 +139,32 @@ function startupOrderFound(app) {
   const wanted = readFileSync(join(repoRoot, 'src-tauri', 'startup-order.txt'), 'utf8')
     .split('\n')
     .filter((line) => line && !line.startsWith('#'));
-  const withSymbols = symbolsOf(app);
-  const nm = spawnSync('nm', ['--defined-only', withSymbols], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (nm.status !== 0) throw new Error(`nm ${withSymbols} failed: ${nm.stderr}`);
-  const names = new Set(nm.stdout.split('\n').map((line) => line.split(' ')[2]));
+  const names = definedNames(app);
   return (100 * wanted.filter((name) => names.has(name)).length) / wanted.length;
 }
 
 /**
- * The file to read `app`'s function names from: itself, or, as the installed program is
- * stripped, the release build it was packed from, known by the same GNU build ID (the
+ * The names `app` defines, read with `nm` from itself or, as the installed program is
+ * stripped, from the release build it was packed from, known by the same GNU build ID (the
  * stripping keeps that note and the code's layout).
  */
-function symbolsOf(app) {
-  const nm = spawnSync('nm', ['--defined-only', app], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (nm.status === 0 && nm.stdout.trim()) return app;
-  const id = buildId(app);
-  const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
-  const release = join(target, 'release', 'ponder');
-  if (id && existsSync(release) && buildId(release) === id) return release;
-  throw new Error(
-    `${app} has no symbols, and no release build with its build ID (${id ?? 'none'}) is at ${release}: ` +
-      'build the package from this tree (./.ci/package) or give an unstripped APP_BIN',
-  );
+function definedNames(app) {
+  const nm = (file) => spawnSync('nm', ['--defined-only', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  let listed = nm(app);
+  if (listed.status !== 0 || !listed.stdout.trim()) {
+    const id = buildId(app);
+    const target = process.env.CARGO_TARGET_DIR ?? join(repoRoot, 'target');
+    const release = join(target, 'release', 'ponder');
+    if (!id || !existsSync(release) || buildId(release) !== id) {
+      throw new Error(
+        `${app} has no symbols, and no release build with its build ID (${id ?? 'none'}) is at ${release}: ` +
+          'build the package from this tree (./.ci/package) or give an unstripped APP_BIN',
+      );
+    }
+    listed = nm(release);
+    if (listed.status !== 0) throw new Error(`nm ${release} failed: ${listed.stderr}`);
+  }
+  return new Set(listed.stdout.split('\n').map((line) => line.split(' ')[2]));
 }
 
 /** An ELF file's GNU build ID, or null. */

@@ -37,7 +37,6 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
             && !state.can_ask(provider, settings.base_url(&provider.id));
         let live = live.get(&provider.id).map_or(&[][..], Vec::as_slice);
         let added = settings.added_models(&provider.id);
-        let first = models.len();
         for offered in catalog.offer(&provider.id, &today, live, added)? {
             models.push(model_view(
                 &offered.model,
@@ -48,23 +47,17 @@ pub fn list_models(app: AppHandle, state: State<'_, AppState>) -> Result<Vec<Mod
             ));
         }
         // A conversation that used a retired model still shows what it was and what its
-        // levels mean, with a warning; the picker leaves these out. One the provider still
-        // lists live is offered above instead.
-        for model in catalog.retired(&provider.id, &today) {
-            let offered = models[first..]
-                .iter()
-                .any(|m| m.id.eq_ignore_ascii_case(&model.id));
-            if !offered {
-                let mut view = model_view(
-                    &model,
-                    None,
-                    ModelSource::Catalog,
-                    needs_key,
-                    &settings.reasoning_overrides,
-                );
-                view.retired = model.listed.as_ref().and_then(|m| m.retires.clone());
-                models.push(view);
-            }
+        // levels mean, with a warning; the picker leaves these out.
+        for model in catalog.retired(&provider.id, &today, live, added) {
+            let mut view = model_view(
+                &model,
+                None,
+                ModelSource::Catalog,
+                needs_key,
+                &settings.reasoning_overrides,
+            );
+            view.retired = model.listed.as_ref().and_then(|m| m.retires.clone());
+            models.push(view);
         }
     }
     Ok(models)

@@ -130,6 +130,19 @@ impl ModelList {
     }
 }
 
+impl ModelList {
+    /// The ids of `provider` retired by `today`: the complement of [`ModelList::offered`].
+    pub fn retired<'a>(
+        &'a self,
+        provider: &'a str,
+        today: &'a str,
+    ) -> impl Iterator<Item = &'a ListedModel> + 'a {
+        self.models
+            .iter()
+            .filter(move |m| m.provider == provider && m.retired(today))
+    }
+}
+
 /// `base` of `base-20250929`, `base-2025-09-29` or `base-0309`.
 fn undated(id: &str) -> Option<&str> {
     let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());

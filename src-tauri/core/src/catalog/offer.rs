@@ -16,13 +16,23 @@ impl Catalog {
             .collect()
     }
 
-    /// The model list's models of `provider` that are retired on `today`: never offered, but
-    /// a conversation that used one still shows what it was.
-    pub fn retired(&self, provider: &str, today: &str) -> Vec<ModelInfo> {
+    /// The model list's models of `provider` retired by `today` that [`Catalog::offer`] does
+    /// not offer through the provider's live list or the user's own ids: a conversation that
+    /// used one still shows what it was.
+    pub fn retired(
+        &self,
+        provider: &str,
+        today: &str,
+        live: &[super::LiveModel],
+        added: &[String],
+    ) -> Vec<ModelInfo> {
+        let offered_elsewhere = |id: &str| {
+            live.iter().any(|m| m.id.eq_ignore_ascii_case(id))
+                || added.iter().any(|a| a.eq_ignore_ascii_case(id))
+        };
         ModelList::builtin()
-            .models
-            .iter()
-            .filter(|m| m.provider == provider && m.retired(today))
+            .retired(provider, today)
+            .filter(|m| !offered_elsewhere(&m.id))
             .filter_map(|m| self.resolve(Some(provider), &m.id).ok())
             .collect()
     }

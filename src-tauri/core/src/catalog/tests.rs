@@ -228,30 +228,33 @@ fn the_picker_is_offered_real_ids_only() {
 fn a_retired_model_is_not_offered_but_still_known_with_its_rule() {
     let catalog = Catalog::builtin();
     let ids = |models: Vec<ModelInfo>| models.into_iter().map(|m| m.id).collect::<Vec<_>>();
+    let sonnet = "claude-sonnet-4-5".to_owned();
     let day_before = "2026-11-29";
     let day = "2026-11-30"; // LiteLLM's retirement day for claude-sonnet-4-5
-    assert!(
-        ids(catalog.offered("anthropic", day_before)).contains(&"claude-sonnet-4-5".to_owned())
-    );
-    assert!(
-        !ids(catalog.retired("anthropic", day_before)).contains(&"claude-sonnet-4-5".to_owned())
-    );
-    assert!(!ids(catalog.offered("anthropic", day)).contains(&"claude-sonnet-4-5".to_owned()));
-    let retired = catalog.retired("anthropic", day);
-    let sonnet = retired
+    assert!(ids(catalog.offered("anthropic", day_before)).contains(&sonnet));
+    assert!(!ids(catalog.retired("anthropic", day_before, &[], &[])).contains(&sonnet));
+    assert!(!ids(catalog.offered("anthropic", day)).contains(&sonnet));
+    let retired = catalog.retired("anthropic", day, &[], &[]);
+    let known = retired
         .iter()
-        .find(|m| m.id == "claude-sonnet-4-5")
+        .find(|m| m.id == sonnet)
         .expect("retired, and still known");
     // What a conversation that used it shows: its own rule and levels, not a generic one.
-    assert!(!sonnet.is_generic());
-    assert_eq!(sonnet.thinking.kind_name(), "budget");
-    // Each listed model is either offered or retired on a day, never both.
-    for provider in &catalog.providers {
-        let offered = ids(catalog.offered(&provider.id, day));
-        for id in ids(catalog.retired(&provider.id, day)) {
-            assert!(!offered.contains(&id), "{}/{id}", provider.id);
-        }
-    }
+    assert!(!known.is_generic());
+    assert_eq!(known.thinking.kind_name(), "budget");
+    // One the provider still lists live, or the user added, is offered, not retired.
+    let live = [LiveModel::named("Claude-Sonnet-4-5", None)];
+    assert!(!ids(catalog.retired("anthropic", day, &live, &[])).contains(&sonnet));
+    assert!(
+        !ids(catalog.retired("anthropic", day, &[], std::slice::from_ref(&sonnet)))
+            .contains(&sonnet)
+    );
+    let offered = catalog.offer("anthropic", day, &live, &[]).unwrap();
+    assert!(
+        offered
+            .iter()
+            .any(|o| o.model.id.eq_ignore_ascii_case(&sonnet))
+    );
 }
 
 #[test]
