@@ -34,6 +34,8 @@ pub fn run() {
         .plugin(tauri_plugin_opener::init())
         .register_asynchronous_uri_scheme_protocol(file_scheme::SCHEME, file_scheme::handle)
         .setup(|app| {
+            // First: the window's web process starts while the history opens.
+            webview::open_main_window(app)?;
             let state = state::AppState::open(app.handle())?;
             app.manage(state);
             let state = app.state::<state::AppState>();
@@ -53,9 +55,6 @@ pub fn run() {
                 state.set_prices(&settings.prices);
             }
             quit::on_signals(app.handle());
-            if let Some(window) = app.get_webview_window("main") {
-                webview::tune(&window);
-            }
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![

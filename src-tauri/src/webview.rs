@@ -130,6 +130,71 @@ fn without_gl_in_this_process() {
     }
 }
 
+/// Opens the main window as `tauri.conf.json` describes it (`create: false` there, so that
+/// the web view can be given the web extension before its web process starts) and applies
+/// the settings below to its web view.
+pub fn open_main_window(
+    app: &tauri::App,
+) -> Result<tauri::WebviewWindow, Box<dyn std::error::Error>> {
+    let config = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|window| window.label == MAIN_WINDOW)
+        .ok_or("tauri.conf.json describes no main window")?;
+    #[allow(unused_mut)]
+    let mut builder = tauri::WebviewWindowBuilder::from_config(app.handle(), config)?;
+    #[cfg(target_os = "linux")]
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| web_extension_dir(&exe))
+    {
+        builder = builder.extensions_path(dir);
+    }
+    let window = builder.build()?;
+    tune(&window);
+    Ok(window)
+}
+
+/// The main window's label (`tauri.conf.json`).
+const MAIN_WINDOW: &str = "main";
+
+/// The web extension's file name (written by `build.rs`).
+pub const WEB_EXTENSION: &str = "libponder_web_extension.so";
+
+/// Where WebKit finds the web extension (`web-extension/collect.c`), if it is there:
+/// installed, `/usr/lib/ponder/web-extension/` beside `/usr/bin/ponder`; run from its build,
+/// `web-extension/` beside the program (`build.rs` puts it in both). Only these two, both
+/// found from the program's own path: WebKit loads every module in the directory into the
+/// page's process. `PONDER_WEB_EXTENSION=0` leaves it out (the page then falls back to
+/// WebKit's own timer: `ui/src/lib/collector.ts`).
+///
+/// Why the page needs it: JavaScriptCore frees what has been live for a while only in a
+/// whole collection, and WebKit times that after the last one's length, seconds after a
+/// long thread has been scrolled. Measured on a release build, the 10,000-message thread
+/// scrolled to its top and back and then left for a new chat: the web process was still
+/// +76 MB over idle 3 s later, and +41 MB once the collection had come, 20 s later.
+#[cfg(target_os = "linux")]
+pub fn web_extension_dir(exe: &std::path::Path) -> Option<std::path::PathBuf> {
+    if std::env::var_os("PONDER_WEB_EXTENSION").is_some_and(|v| v == "0") {
+        return None;
+    }
+    web_extension_beside(exe)
+}
+
+#[cfg(target_os = "linux")]
+fn web_extension_beside(exe: &std::path::Path) -> Option<std::path::PathBuf> {
+    let beside = exe.parent()?;
+    let installed = beside
+        .parent()
+        .map(|prefix| prefix.join("lib/ponder/web-extension"));
+    installed
+        .into_iter()
+        .chain([beside.join("web-extension")])
+        .find(|dir| dir.join(WEB_EXTENSION).is_file())
+}
+
 /// Applies the settings to the window's web view (Linux; elsewhere nothing to do).
 pub fn tune(window: &tauri::WebviewWindow) {
     #[cfg(target_os = "linux")]
@@ -148,4 +213,41 @@ pub fn tune(window: &tauri::WebviewWindow) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = window;
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_web_extension_is_found_where_the_package_or_the_build_puts_it_and_nowhere_else() {
+        let root = tempfile::tempdir().unwrap();
+        let put = |dir: &str| {
+            let dir = root.path().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(WEB_EXTENSION), b"module").unwrap();
+        };
+        let exe = |dir: &str| root.path().join(dir).join("ponder");
+        // Nothing there yet: no directory is given to WebKit.
+        assert_eq!(web_extension_beside(&exe("usr/bin")), None);
+        // Installed: /usr/lib/ponder/web-extension beside /usr/bin/ponder.
+        put("usr/lib/ponder/web-extension");
+        assert_eq!(
+            web_extension_beside(&exe("usr/bin")),
+            Some(root.path().join("usr/lib/ponder/web-extension"))
+        );
+        // Run from its build: web-extension/ beside the program.
+        put("target/release/web-extension");
+        assert_eq!(
+            web_extension_beside(&exe("target/release")),
+            Some(root.path().join("target/release/web-extension"))
+        );
+        // A directory without the module is not one (WebKit would load whatever is there).
+        std::fs::create_dir_all(root.path().join("opt/bin/web-extension")).unwrap();
+        std::fs::write(root.path().join("opt/bin/web-extension/other.so"), b"x").unwrap();
+        assert_eq!(web_extension_beside(&exe("opt/bin")), None);
+        // The program's own directory is never one, whatever lies in it.
+        std::fs::write(root.path().join("opt/bin").join(WEB_EXTENSION), b"x").unwrap();
+        assert_eq!(web_extension_beside(&exe("opt/bin")), None);
+    }
 }

@@ -559,6 +559,11 @@ async function main() {
       const after = memory(pid, 'after-long-thread');
       reportMemory('memory_after_long_thread', after);
       figure('memory_after_long_thread_over_idle_mb', after.total - idle.total, 'MB');
+      // How long the page stood still for each whole collection it ran on leaving (none where
+      // the app's web-process extension is missing: it then gives WebKit's sign instead).
+      const collections = await s.execute(`return ['first', 'again'].map((w) => performance.getEntriesByName('ponder:collect:' + w).at(-1)?.duration ?? null);`);
+      if (collections[0] !== null) figure('collect_on_leaving_ms', collections[0], 'ms');
+      if (collections[1] !== null) figure('collect_on_leaving_again_ms', collections[1], 'ms');
 
       stage = 'opening the threads of images and of words';
       if (want('images')) await imagesThread(s, history, dataHome);

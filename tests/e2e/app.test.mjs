@@ -51,7 +51,7 @@ describe('the installed-style app through WebDriver', () => {
     });
   });
 
-  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process, whose JavaScript heap is bounded', async () => {
+  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process, whose JavaScript heap is bounded and can be collected at once by the app\'s page', async () => {
     await withApp(async (s) => {
       await s.waitFind('[data-testid="composer-input"]');
       const [app] = runningApps();
@@ -75,6 +75,26 @@ describe('the installed-style app through WebDriver', () => {
       assert.ok(environment.includes('JSC_heapGrowthMaxIncrease=0.3'), 'the web process has the heap bound');
       assert.ok(environment.includes('JSC_percentCPUPerMBForFullTimer=0.05'), 'the web process has the whole collection\'s share');
       assert.ok(environment.includes('JSC_collectionTimerMaxPercentCPU=0.1'), 'the web process has the timed collection\'s cap');
+      // WebKit loaded the app's web-process extension from beside the program (webview.rs), and
+      // through it the page runs a whole collection at once (src-tauri/web-extension/collect.c):
+      // an object only a WeakRef points to is gone right after it, with no allocation between.
+      assert.match(readFileSync(`/proc/${web}/maps`, 'utf8'), /\/web-extension\/libponder_web_extension\.so$/m, 'the web process loaded the web extension');
+      await s.execute(`(() => { window.__weak = new WeakRef({ rows: new Array(10000).fill('row') }); })(); return true;`);
+      const collected = await s.execute(`
+        if (typeof window.__ponderCollectGarbage !== 'function') return 'no function';
+        const returned = window.__ponderCollectGarbage();
+        return { returned: String(returned), gone: window.__weak.deref() === undefined };
+      `);
+      assert.deepEqual(collected, { returned: 'undefined', gone: true }, 'the whole collection ran at once');
+      // Only the app's own page has it: not a frame inside it.
+      const inFrame = await s.execute(`
+        const frame = document.createElement('iframe');
+        document.body.append(frame);
+        const there = typeof frame.contentWindow.__ponderCollectGarbage;
+        frame.remove();
+        return there;
+      `);
+      assert.equal(inFrame, 'undefined', 'a frame in the page has no such function');
     });
   });
 

@@ -52,4 +52,24 @@ describe('hintGarbage', () => {
     expect(document.body.querySelector('iframe')).toBeNull();
     frames.stop();
   });
+
+  it('runs the app\'s whole collection instead of the sign where the page has it, now and again later', async () => {
+    vi.useFakeTimers();
+    const frames = watchFrames();
+    const collect = vi.fn();
+    globalThis.__ponderCollectGarbage = collect;
+    try {
+      hintGarbage();
+      expect(collect).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(2000);
+      expect(collect).toHaveBeenCalledTimes(2);
+      vi.runAllTimers();
+      expect(collect).toHaveBeenCalledTimes(2);
+      await Promise.resolve();
+      expect(frames.added).toHaveLength(0);
+    } finally {
+      delete globalThis.__ponderCollectGarbage;
+      frames.stop();
+    }
+  });
 });

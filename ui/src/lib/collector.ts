@@ -3,11 +3,22 @@
 // tens of megabytes, for as long as the app sits on a new chat. WebKit takes a frame going
 // away as a sign that a large graph of objects has just been dropped and hastens its next
 // whole collection (the app has it follow within a second or so: webview.rs).
-// Nothing a page can call asks for a collection directly; an empty frame put in and taken
-// out is the cheapest thing that gives the sign.
+// Nothing a web page can call asks for a collection directly; an empty frame put in and taken
+// out is the cheapest thing that gives the sign. The sign only hastens a timer, though, and
+// after a long thread was scrolled through that timer is seconds away. So in the app, whose
+// web-process extension adds a function that runs a whole collection at once
+// (src-tauri/web-extension/collect.c), that function is called instead.
 
-/** The sign is given again after this long: a collection that had already begun when the
- * thread was let go of still found it in use, and puts WebKit's timer back to waiting. */
+import { measureSince } from './perf';
+
+declare global {
+  /** A whole collection of the page's garbage, now (only in the app: see above). */
+  var __ponderCollectGarbage: (() => void) | undefined;
+}
+
+/** The sign is given (or the collection run) again after this long: a collection that had
+ * already begun when the thread was let go of, or one while something still held it (a
+ * last task of the view that showed it), still found it in use. */
 const AGAIN_MS = 2_000;
 
 let again: ReturnType<typeof setTimeout> | undefined;
@@ -18,9 +29,21 @@ let again: ReturnType<typeof setTimeout> | undefined;
  */
 export function hintGarbage(): void {
   if (typeof document === 'undefined') return;
-  giveSign();
+  collectOrSign('first');
   clearTimeout(again);
-  again = setTimeout(giveSign, AGAIN_MS);
+  again = setTimeout(() => collectOrSign('again'), AGAIN_MS);
+}
+
+function collectOrSign(which: 'first' | 'again'): void {
+  const collect = globalThis.__ponderCollectGarbage;
+  if (typeof collect !== 'function') {
+    giveSign();
+    return;
+  }
+  const start = performance.now();
+  collect();
+  // How long the page stood still for it (the benchmark prints it).
+  measureSince(`ponder:collect:${which}`, start);
 }
 
 function giveSign(): void {

@@ -1,0 +1,58 @@
+/*
+ * Ponder's web-process extension: lets the app's page ask JavaScriptCore for a whole
+ * collection now.
+ *
+ * Why: a page cannot ask for one, and a long thread let go of stays in the web process until
+ * WebKit's timed whole collection comes. That timer waits ten times as long as the last whole
+ * collection took, and after a long thread has been scrolled through, that was seconds: the
+ * thread's tens of megabytes stayed while the app sat idle on a new chat (webview.rs,
+ * ui/src/lib/collector.ts). Asked for here as soon as the thread is gone, the same collection
+ * frees it at once (measured in README.md, beside memory_after_long_thread_over_idle_mb).
+ *
+ * WebKit loads this module into each web process it starts, from the directory the app gives
+ * it (webview.rs). It adds one function to the main frame's page, nothing to any other frame:
+ * `__ponderCollectGarbage()`, which runs the collection synchronously and returns nothing.
+ * The page is the app's own (its content security policy allows only its own scripts), so
+ * nothing but the app can call it, and all it can do is spend the page's own time.
+ */
+
+#include <JavaScriptCore/JSContextRef.h>
+#include <webkit2/webkit-web-extension.h>
+
+/* JavaScriptCore's C API: a whole, synchronous collection (JSContextRefPrivate.h). The public
+ * JSGarbageCollect only hastens WebKit's timer, as the page's own sign does. */
+extern void JSSynchronousGarbageCollectForDebugging(JSContextRef context);
+
+#define FUNCTION_NAME "__ponderCollectGarbage"
+
+static void collect(gpointer frame)
+{
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    /* The frame's global context in the C API's terms: what the collector is asked through. */
+    JSGlobalContextRef context = webkit_frame_get_javascript_global_context(WEBKIT_FRAME(frame));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+    if (context)
+        JSSynchronousGarbageCollectForDebugging(context);
+}
+
+static void window_object_cleared(WebKitScriptWorld *world, WebKitWebPage *page, WebKitFrame *frame, gpointer data)
+{
+    (void)page;
+    (void)data;
+    if (!webkit_frame_is_main_frame(frame))
+        return;
+    JSCContext *context = webkit_frame_get_js_context_for_script_world(frame, world);
+    /* The function holds its frame for as long as the page holds the function. */
+    JSCValue *function = jsc_value_new_function(context, FUNCTION_NAME, G_CALLBACK(collect),
+        g_object_ref(frame), g_object_unref, G_TYPE_NONE, 0);
+    jsc_context_set_value(context, FUNCTION_NAME, function);
+    g_object_unref(function);
+    g_object_unref(context);
+}
+
+G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extension)
+{
+    (void)extension;
+    g_signal_connect(webkit_script_world_get_default(), "window-object-cleared",
+        G_CALLBACK(window_object_cleared), NULL);
+}
