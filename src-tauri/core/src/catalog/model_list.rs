@@ -124,22 +124,27 @@ impl ModelList {
         provider: &'a str,
         today: &'a str,
     ) -> impl Iterator<Item = &'a ListedModel> + 'a {
-        self.models
-            .iter()
-            .filter(move |m| m.provider == provider && !m.retired(today))
+        self.of_provider_on(provider, today, false)
     }
-}
 
-impl ModelList {
     /// The ids of `provider` retired by `today`: the complement of [`ModelList::offered`].
     pub fn retired<'a>(
         &'a self,
         provider: &'a str,
         today: &'a str,
     ) -> impl Iterator<Item = &'a ListedModel> + 'a {
+        self.of_provider_on(provider, today, true)
+    }
+
+    fn of_provider_on<'a>(
+        &'a self,
+        provider: &'a str,
+        today: &'a str,
+        retired: bool,
+    ) -> impl Iterator<Item = &'a ListedModel> + 'a {
         self.models
             .iter()
-            .filter(move |m| m.provider == provider && m.retired(today))
+            .filter(move |m| m.provider == provider && m.retired(today) == retired)
     }
 }
 
