@@ -2,6 +2,7 @@
 // the shell renders, the status line carries what came over IPC, the theme is saved
 // in the settings store and survives a restart, and the CSP is in force.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -86,6 +87,12 @@ describe('the installed-style app through WebDriver', () => {
         return { returned: String(returned), gone: window.__weak.deref() === undefined };
       `);
       assert.deepEqual(collected, { returned: 'undefined', gone: true }, 'the whole collection ran at once');
+      // After it the module hands WebKit's free pages back through a function it looks up
+      // (not API, so not linked): the JavaScriptCore this web process runs still exports it.
+      const jsc = readFileSync(`/proc/${web}/maps`, 'utf8').match(/\S*libjavascriptcoregtk-4\.1\.so\S*/)?.[0];
+      assert.ok(jsc, 'the web process maps JavaScriptCore');
+      const exported = execFileSync('nm', ['-D', '--defined-only', jsc], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      assert.match(exported, /\b_ZN3WTF27releaseFastMallocFreeMemoryEv$/m, 'JavaScriptCore exports WTF::releaseFastMallocFreeMemory');
       // Only the app's own page has it: not a frame inside it.
       const inFrame = await s.execute(`
         const frame = document.createElement('iframe');
