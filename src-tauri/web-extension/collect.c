@@ -45,7 +45,7 @@ static void collect(gpointer frame)
     /* A synchronous whole collection also sweeps: the thread's nodes are freed by the time it
      * returns. Both allocators then keep those pages for later use unless told otherwise;
      * measured after streaming into the 10,000-message thread and leaving it, 3-5 MB went back
-     * from glibc's arenas (fonts, text shaping, GLib) and 1-3 MB from WebKit's own. */
+     * from glibc's arenas and 1-3.5 MB from WebKit's own (README.md). */
     JSSynchronousGarbageCollectForDebugging(context);
     if (release_fast_malloc_free_memory)
         release_fast_malloc_free_memory();
