@@ -93,15 +93,29 @@ describe('the installed-style app through WebDriver', () => {
       assert.ok(jsc, 'the web process maps JavaScriptCore');
       const exported = execFileSync('nm', ['-D', '--defined-only', jsc], { encoding: 'utf8', maxBuffer: 1 << 26 });
       assert.match(exported, /\b_ZN3WTF27releaseFastMallocFreeMemoryEv$/m, 'JavaScriptCore exports WTF::releaseFastMallocFreeMemory');
+      // WebKit's own release for when the system is short of memory, looked up the same way, is
+      // there and runs: it collects at once, and the page's scripts still run after it (their
+      // compiled code is deleted once the call returns, and compiled again).
+      assert.match(exported, /\b_ZN3WTF21MemoryPressureHandler9singletonEv$/m, 'JavaScriptCore exports WTF::MemoryPressureHandler::singleton');
+      assert.match(exported, /\b_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE$/m, 'JavaScriptCore exports MemoryPressureHandler::releaseMemory');
+      await s.execute(`(() => { window.__weak = new WeakRef({ rows: new Array(10000).fill('row') }); window.__sum = (n) => { let t = 0; for (let i = 0; i < n; i++) t += i; return t; }; window.__sum(1e5); })(); return true;`);
+      const released = await s.execute(`
+        if (typeof window.__ponderReleaseMemory !== 'function') return 'no function';
+        const returned = window.__ponderReleaseMemory();
+        return { returned: String(returned), gone: window.__weak.deref() === undefined };
+      `);
+      assert.deepEqual(released, { returned: 'undefined', gone: true }, 'WebKit released its memory, collecting at once');
+      assert.equal(await s.execute(`return window.__sum(1e5);`), 4999950000, 'a script compiled before runs after');
+      assert.equal(await s.execute(`return document.querySelectorAll('[data-testid="new-chat"]').length;`), 1, 'the page is still there');
       // Only the app's own page has it: not a frame inside it.
       const inFrame = await s.execute(`
         const frame = document.createElement('iframe');
         document.body.append(frame);
-        const there = typeof frame.contentWindow.__ponderCollectGarbage;
+        const there = typeof frame.contentWindow.__ponderCollectGarbage + ' ' + typeof frame.contentWindow.__ponderReleaseMemory;
         frame.remove();
         return there;
       `);
-      assert.equal(inFrame, 'undefined', 'a frame in the page has no such function');
+      assert.equal(inFrame, 'undefined undefined', 'a frame in the page has no such function');
     });
   });
 

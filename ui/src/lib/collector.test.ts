@@ -72,4 +72,30 @@ describe('hintGarbage', () => {
       frames.stop();
     }
   });
+
+  it('asks WebKit to release its memory first where the page has that, and collects again later', async () => {
+    vi.useFakeTimers();
+    const frames = watchFrames();
+    const calls: string[] = [];
+    globalThis.__ponderCollectGarbage = () => void calls.push('collect');
+    globalThis.__ponderReleaseMemory = () => void calls.push('release');
+    try {
+      hintGarbage();
+      expect(calls).toEqual(['release']);
+      vi.advanceTimersByTime(2000);
+      expect(calls).toEqual(['release', 'collect']);
+      // Left again before the second call: the release comes first again, one second call.
+      hintGarbage();
+      vi.advanceTimersByTime(1000);
+      hintGarbage();
+      vi.runAllTimers();
+      expect(calls).toEqual(['release', 'collect', 'release', 'release', 'collect']);
+      await Promise.resolve();
+      expect(frames.added).toHaveLength(0);
+    } finally {
+      delete globalThis.__ponderCollectGarbage;
+      delete globalThis.__ponderReleaseMemory;
+      frames.stop();
+    }
+  });
 });

@@ -7,13 +7,20 @@
 // out is the cheapest thing that gives the sign. The sign only hastens a timer, though, and
 // after a long thread was scrolled through that timer is seconds away. So in the app, whose
 // web-process extension adds a function that runs a whole collection at once
-// (src-tauri/web-extension/collect.c), that function is called instead.
+// (src-tauri/web-extension/collect.c), that function is called instead. The first time, where
+// the extension has it, WebKit is also asked to do what it does when the system runs short of
+// memory: its caches for drawing and its compiled scripts go too, about half of what scrolling
+// and streaming through a long thread leave once the thread itself is freed (README.md). The page
+// compiles the scripts it runs next again, so the next thing it does may take a little longer.
 
 import { measureSince } from './perf';
 
 declare global {
   /** A whole collection of the page's garbage, now (only in the app: see above). */
   var __ponderCollectGarbage: (() => void) | undefined;
+  /** The same, and WebKit's caches and compiled scripts let go of (only in the app, and only
+   * where its WebKit has this: see above). The code is freed by the next collection. */
+  var __ponderReleaseMemory: (() => void) | undefined;
 }
 
 /** The sign is given (or the collection run) again after this long: a collection that had
@@ -35,7 +42,9 @@ export function hintGarbage(): void {
 }
 
 function collectOrSign(which: 'first' | 'again'): void {
-  const collect = globalThis.__ponderCollectGarbage;
+  // The compiled scripts WebKit deletes on the first call are freed by the whole collection
+  // of the second.
+  const collect = (which === 'first' ? globalThis.__ponderReleaseMemory : undefined) ?? globalThis.__ponderCollectGarbage;
   if (typeof collect !== 'function') {
     giveSign();
     return;
