@@ -80,13 +80,17 @@ describe('the installed-style app through WebDriver', () => {
       // through it the page runs a whole collection at once (src-tauri/web-extension/collect.c):
       // an object only a WeakRef points to is gone right after it, with no allocation between.
       assert.match(readFileSync(`/proc/${web}/maps`, 'utf8'), /\/web-extension\/libponder_web_extension\.so$/m, 'the web process loaded the web extension');
-      await s.execute(`(() => { window.__weak = new WeakRef({ rows: new Array(10000).fill('row') }); })(); return true;`);
-      const collected = await s.execute(`
-        if (typeof window.__ponderCollectGarbage !== 'function') return 'no function';
-        const returned = window.__ponderCollectGarbage();
-        return { returned: String(returned), gone: window.__weak.deref() === undefined };
-      `);
-      assert.deepEqual(collected, { returned: 'undefined', gone: true }, 'the whole collection ran at once');
+      // Calls the page function `name`: what it returned, and whether an object only a WeakRef
+      // made before the call points to is gone after it.
+      const collectsAtOnce = async (name) => {
+        await s.execute(`(() => { window.__weak = new WeakRef({ rows: new Array(10000).fill('row') }); })(); return true;`);
+        return s.execute(`
+          if (typeof window[arguments[0]] !== 'function') return 'no function';
+          const returned = window[arguments[0]]();
+          return { returned: String(returned), gone: window.__weak.deref() === undefined };
+        `, [name]);
+      };
+      assert.deepEqual(await collectsAtOnce('__ponderCollectGarbage'), { returned: 'undefined', gone: true }, 'the whole collection ran at once');
       // After it the module hands WebKit's free pages back through a function it looks up
       // (not API, so not linked): the JavaScriptCore this web process runs still exports it.
       const jsc = readFileSync(`/proc/${web}/maps`, 'utf8').match(/\S*libjavascriptcoregtk-4\.1\.so\S*/)?.[0];
@@ -98,13 +102,8 @@ describe('the installed-style app through WebDriver', () => {
       // compiled code is deleted once the call returns, and compiled again).
       assert.match(exported, /\b_ZN3WTF21MemoryPressureHandler9singletonEv$/m, 'JavaScriptCore exports WTF::MemoryPressureHandler::singleton');
       assert.match(exported, /\b_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE$/m, 'JavaScriptCore exports MemoryPressureHandler::releaseMemory');
-      await s.execute(`(() => { window.__weak = new WeakRef({ rows: new Array(10000).fill('row') }); window.__sum = (n) => { let t = 0; for (let i = 0; i < n; i++) t += i; return t; }; window.__sum(1e5); })(); return true;`);
-      const released = await s.execute(`
-        if (typeof window.__ponderReleaseMemory !== 'function') return 'no function';
-        const returned = window.__ponderReleaseMemory();
-        return { returned: String(returned), gone: window.__weak.deref() === undefined };
-      `);
-      assert.deepEqual(released, { returned: 'undefined', gone: true }, 'WebKit released its memory, collecting at once');
+      await s.execute(`window.__sum = (n) => { let t = 0; for (let i = 0; i < n; i++) t += i; return t; }; window.__sum(1e5); return true;`);
+      assert.deepEqual(await collectsAtOnce('__ponderReleaseMemory'), { returned: 'undefined', gone: true }, 'WebKit released its memory, collecting at once');
       assert.equal(await s.execute(`return window.__sum(1e5);`), 4999950000, 'a script compiled before runs after');
       assert.equal(await s.execute(`return document.querySelectorAll('[data-testid="new-chat"]').length;`), 1, 'the page is still there');
       // Only the app's own page has it: not a frame inside it.
