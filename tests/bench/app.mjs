@@ -17,6 +17,7 @@ import { startKeyring } from '../support/keyring.mjs';
 import { repoRoot } from '../support/paths.mjs';
 import { inPage, scrollToRow } from '../support/sidebar-rows.mjs';
 import { IMAGES_TITLE, LONG_TITLE, messageId, THOUGHT_TITLE, WORDS_TITLE } from './history.mjs';
+import { bareViewMemory } from './bare-view.mjs';
 import { liveThought } from './live-thought.mjs';
 import { manyConversations } from './many-conversations.mjs';
 import { benchScene, FULL_SIZE } from './scene.mjs';
@@ -473,6 +474,10 @@ async function main() {
   try {
     stage = 'launching the app directly';
     figure('startup_order_found_pct', startupOrderFound(app), '%');
+    // The floor under the idle figure, measured while nothing else of WebKit runs.
+    stage = 'measuring a bare web view';
+    const bare = await bareViewMemory(memory);
+    reportMemory('memory_idle_bare_webview', { ...bare, app: null });
     await launches(app, { ...process.env, ...env, XDG_CONFIG_HOME: dataHome });
     stage = 'starting WebDriver';
     const driver = await startDriver({ env });
@@ -513,6 +518,7 @@ async function main() {
       if (warmup[1] !== null) figure('start_warmup_longest_step_ms', warmup[1], 'ms');
       const idle = memory(pid, 'idle');
       reportMemory('memory_idle', idle);
+      figure('memory_idle_over_bare_webview_mb', idle.total - bare.total, 'MB');
 
       stage = 'opening the long thread';
       const open = await openRow(s, [LONG_TITLE, history.lastId]);
