@@ -20,6 +20,7 @@ import { IMAGES_TITLE, LONG_TITLE, messageId, THOUGHT_TITLE, WORDS_TITLE } from 
 import { bareViewMemory } from './bare-view.mjs';
 import { liveThought } from './live-thought.mjs';
 import { manyConversations } from './many-conversations.mjs';
+import { family } from './processes.mjs';
 import { benchScene, FULL_SIZE } from './scene.mjs';
 
 const SHORT = process.argv.includes('--short');
@@ -45,29 +46,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let stage = 'building the history';
 
 // ---- memory --------------------------------------------------------------------------------
-
-/** A process and its descendants (WebKit's web and network processes are the app's children). */
-function family(root) {
-  const children = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out = [];
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop();
-    out.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
 
 /** `BENCH_PROFILE_DIR`: where each memory figure's processes leave their whole maps
  * (`/proc/PID/smaps`, as `LABEL-NAME-PID.smaps`), to see which mappings grew between two. */

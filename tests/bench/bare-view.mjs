@@ -3,11 +3,12 @@
 // processes, 3 s after its page loaded). What the app holds above it is what the app itself
 // can change; the rest is WebKitGTK as this system builds it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { repoRoot } from '../support/paths.mjs';
+import { family } from './processes.mjs';
 
 const SETTLE_MS = 3000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -21,22 +22,6 @@ function build(dir) {
     encoding: 'utf8',
   });
   if (cc.status !== 0) throw new Error(`the bare view did not build: ${cc.stderr}`);
-  return out;
-}
-
-/** The processes whose parent is `pid` (WebKit's web and network processes). */
-function childrenOf(pid) {
-  const out = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The parent's pid is the second field after the name, which may hold spaces.
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
   return out;
 }
 
@@ -75,7 +60,7 @@ export async function bareViewMemory(memory) {
       await sleep(SETTLE_MS);
       return memory(child.pid, 'bare-view');
     } finally {
-      const helpers = childrenOf(child.pid);
+      const helpers = family(child.pid).slice(1);
       if (!exited) {
         child.kill('SIGTERM');
         await Promise.race([exit, sleep(10000)]);
