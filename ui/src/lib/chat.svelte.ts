@@ -28,7 +28,7 @@ import { SlashCommands } from './slash';
 import { StoredAnswers } from './stored';
 import type { LiveRun } from './stream';
 import { joinAtEnd, threadItems, type ThreadItem } from './thread';
-import { mergeToolTurns } from './turns';
+import { MergedTurns } from './turns';
 import { defaultReasoningSettings, type AppSettings, type Choice, type ConversationView, type ModelView, type ReasoningSettings, type ToolDecision } from './types';
 import type { Ui } from './ui.svelte';
 import { Versions } from './versions';
@@ -41,9 +41,11 @@ const LONG_THREAD_MESSAGES = 100;
 
 export class ChatSession {
   current = $state.raw<ConversationView | null>(null);
+  private readonly merged = new MergedTurns();
   /** The stored messages with each tool loop joined into one answer; recomputed only when
-   * they change, not on every batch of a streaming answer. */
-  private readonly shown = $derived(mergeToolTurns(this.current?.messages ?? []));
+   * they change (not on every batch of a streaming answer, nor with the title or the cost),
+   * and then from the first message that changed. */
+  private readonly shown = $derived(this.merged.of(this.current?.messages ?? []));
   loading = $state(false);
   loaded = $state(false);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { estimateRow, joinAtEnd, type ThreadItem } from './thread';
+import { estimateRow, joinAtEnd, threadItems, type Note, type ThreadItem } from './thread';
 import type { ConversationView, MessageView } from './types';
 
 function message(role: 'user' | 'assistant', parts: MessageView['parts']): ThreadItem {
@@ -59,5 +59,43 @@ describe('the end of a thread read again', () => {
     const joined = joinAtEnd(view(shown, shownEarlier), view(end, endEarlier));
     expect(ids(joined)).toEqual(expected);
     if (joined) expect(joined.earlier).toBe(endEarlier === 0 ? 0 : shownEarlier);
+  });
+});
+
+describe('the thread\'s rows', () => {
+  const stored = (id: string) => ({ id, role: 'user', parts: [] }) as unknown as MessageView;
+  const note = (id: string, after: string | null): Note => ({ id, tone: 'info', lines: [id], after });
+  const keys = (rows: ThreadItem[]) => rows.map((row) => row.key);
+
+  it('put each note after its message, a note before any first, and one whose message is gone at the end', () => {
+    const shown = [stored('m1'), stored('m2'), stored('m3')];
+    const live = stored('live');
+    const notes = [note('gone', 'm-other'), note('top', null), note('after-m2', 'm2'), note('after-live', 'live'), note('after-m2-too', 'm2')];
+    expect(keys(threadItems(shown, live, notes))).toEqual([
+      'note-top',
+      'm1',
+      'm2',
+      'note-after-m2',
+      'note-after-m2-too',
+      'm3',
+      'live',
+      'note-after-live',
+      'note-gone',
+    ]);
+    // The streaming answer once stored is not shown twice.
+    expect(keys(threadItems([...shown, live], live, []))).toEqual(['m1', 'm2', 'm3', 'live']);
+    // Once it has ended, a note after it stays after it.
+    expect(keys(threadItems([...shown, live], null, [note('after-live', 'live')]))).toEqual(['m1', 'm2', 'm3', 'live', 'note-after-live']);
+  });
+
+  it('are the same objects from one change to the next, but for the streaming answer\'s', () => {
+    const shown = [stored('m1'), stored('m2')];
+    const notes = [note('n', 'm1')];
+    const before = threadItems(shown, stored('live'), notes);
+    const after = threadItems([...shown, stored('m3')], stored('live'), notes);
+    expect(after.slice(0, 3)).toEqual(before.slice(0, 3));
+    expect(after.slice(0, 3).every((row, i) => row === before[i])).toBe(true);
+    expect(after[4]).not.toBe(before[3]);
+    expect(after[4]).toMatchObject({ key: 'live', live: true });
   });
 });

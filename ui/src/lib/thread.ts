@@ -28,31 +28,62 @@ export type ThreadItem =
   | { kind: 'message'; key: string; message: MessageView; live: boolean }
   | { kind: 'note'; key: string; note: Note };
 
+/** A stored message's row, and a note's, made once: a thread's rows are the same objects from
+ * one change to the next, so the rows below (their offsets, see RowLayout) need work only
+ * from the first that is new. */
+const messageRows = new WeakMap<MessageView, ThreadItem>();
+const noteRows = new WeakMap<Note, ThreadItem>();
+
+function messageRow(message: MessageView): ThreadItem {
+  let row = messageRows.get(message);
+  if (!row) {
+    row = { kind: 'message', key: message.id, message, live: false };
+    messageRows.set(message, row);
+  }
+  return row;
+}
+
+function noteRow(note: Note): ThreadItem {
+  let row = noteRows.get(note);
+  if (!row) {
+    row = { kind: 'note', key: `note-${note.id}`, note };
+    noteRows.set(note, row);
+  }
+  return row;
+}
+
 /** The thread's items: each note follows the message it was written after, and one whose
  * message is gone (another version shown) goes to the end. `live` is the streaming answer. */
-export function threadItems(shown: MessageView[], live: MessageView | null, notes: Note[]): ThreadItem[] {
-  const list = live ? shown.filter((m) => m.id !== live.id) : shown;
-  const byAfter = new Map<string | null, Note[]>();
-  const ids = new Set(list.map((m) => m.id));
-  if (live) ids.add(live.id);
-  for (const note of notes) {
-    const after = note.after === null || ids.has(note.after) ? note.after : '\u0000end';
-    byAfter.set(after, [...(byAfter.get(after) ?? []), note]);
-  }
+export function threadItems(shown: readonly MessageView[], live: MessageView | null, notes: readonly Note[]): ThreadItem[] {
+  const liveId = live?.id;
   const out: ThreadItem[] = [];
-  const pushNotes = (after: string | null) => {
-    for (const note of byAfter.get(after) ?? []) out.push({ kind: 'note', key: `note-${note.id}`, note });
+  // Most threads have no notes, or a few: looked up only then, and only for their messages.
+  const byAfter = new Map<string | null, Note[]>();
+  for (const note of notes) byAfter.set(note.after, [...(byAfter.get(note.after) ?? []), note]);
+  const placed = new Set<Note>();
+  const pushNotes = (after: string): void => {
+    const here = byAfter.get(after);
+    if (!here) return;
+    for (const note of here) {
+      out.push(noteRow(note));
+      placed.add(note);
+    }
   };
-  pushNotes(null);
-  for (const message of list) {
-    out.push({ kind: 'message', key: message.id, message, live: false });
-    pushNotes(message.id);
+  for (const note of byAfter.get(null) ?? []) {
+    out.push(noteRow(note));
+    placed.add(note);
+  }
+  const withNotes = byAfter.size > 0;
+  for (const message of shown) {
+    if (message.id === liveId) continue;
+    out.push(messageRow(message));
+    if (withNotes) pushNotes(message.id);
   }
   if (live) {
     out.push({ kind: 'message', key: live.id, message: live, live: true });
     pushNotes(live.id);
   }
-  pushNotes('\u0000end');
+  for (const note of notes) if (!placed.has(note)) out.push(noteRow(note));
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { mergeToolTurns } from './turns';
+import { MergedTurns, mergeToolTurns } from './turns';
 import type { MessageView, PartView } from './types';
 
 function message(id: string, role: MessageView['role'], parts: PartView[], extra: Partial<MessageView> = {}): MessageView {
@@ -76,5 +76,52 @@ describe('mergeToolTurns', () => {
     ];
     expect(mergeToolTurns(plain)).toEqual(plain);
     expect(mergeToolTurns([message('t0', 'tool', [result])])).toEqual([]);
+  });
+});
+
+describe('MergedTurns', () => {
+  const ask = (id: string) => message(id, 'user', [{ type: 'text', text: `Question ${id}` }]);
+  const answer = (id: string) => message(id, 'assistant', [{ type: 'text', text: `Answer ${id}` }]);
+  const step = (id: string) => message(id, 'assistant', [think(`Step ${id}`), call]);
+  const results = (id: string) => message(id, 'tool', [result]);
+
+  it('joins what changed at the end again, keeps the rest as the same objects, and joins as the whole would', () => {
+    const merged = new MergedTurns();
+    const thread = [ask('u1'), step('s1'), results('t1'), answer('a1'), ask('u2'), answer('a2')];
+    const first = merged.of(thread);
+    expect(first).toEqual(mergeToolTurns(thread));
+    expect(first.map((m) => m.id)).toEqual(['u1', 's1', 'u2', 'a2']);
+    // The same messages: the same list.
+    expect(merged.of(thread)).toBe(first);
+
+    // A question sent: the turns above are the same objects, the joined loop among them.
+    const asked = [...thread, ask('u3')];
+    const second = merged.of(asked);
+    expect(second).toEqual(mergeToolTurns(asked));
+    expect(second.slice(0, 4).every((m, i) => m === first[i])).toBe(true);
+
+    // Its answer is a tool loop, stored step by step: joined to its own first step.
+    const looped = [...asked, step('s3'), results('t3'), step('s4')];
+    const third = merged.of(looped);
+    expect(third).toEqual(mergeToolTurns(looped));
+    expect(third.map((m) => m.id)).toEqual(['u1', 's1', 'u2', 'a2', 'u3', 's3']);
+    const more = [...looped, results('t4'), answer('a4')];
+    const fourth = merged.of(more);
+    expect(fourth).toEqual(mergeToolTurns(more));
+    expect(fourth.at(-1)?.parts.map((p) => p.type)).toEqual(['thinking', 'toolCall', 'toolResult', 'thinking', 'toolCall', 'toolResult', 'text']);
+    expect(fourth[1]).toBe(first[1]);
+
+    // The last step stored again (a reload): the loop it ends is joined again from its start.
+    const reloaded = [...more.slice(0, -1), { ...answer('a4'), parts: [{ type: 'text' as const, text: 'Reloaded' }] }];
+    expect(merged.of(reloaded)).toEqual(mergeToolTurns(reloaded));
+
+    // Results with nothing before them, at the top of the rest joined above: dropped, as whole.
+    const joined = [results('t0'), ask('u0'), answer('a0'), ...reloaded];
+    expect(merged.of(joined)).toEqual(mergeToolTurns(joined));
+
+    // Versions switched: another path from a message on.
+    const other = [...joined.slice(0, 5), ask('u9'), answer('a9')];
+    expect(merged.of(other)).toEqual(mergeToolTurns(other));
+    expect(merged.of([])).toEqual([]);
   });
 });

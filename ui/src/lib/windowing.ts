@@ -5,15 +5,13 @@
 // performance work measures it against the targets.
 
 export interface WindowInput {
-  /** Measured height per row, or undefined when not measured yet. */
-  heights: readonly (number | undefined)[];
-  estimate: number;
+  /** Where each row starts, and at the end where the last one ends (`rowOffsets`, or a
+   * `RowLayout`'s). */
+  offsets: readonly number[];
   scrollTop: number;
   viewport: number;
   /** Extra pixels rendered above and below the viewport. */
   overscan: number;
-  /** Space between rows. */
-  gap?: number;
   /**
    * The view is held at the end (a conversation just opened, or following an answer): take
    * the rows of the last screenful whatever `scrollTop` says, so the first render is already
@@ -46,6 +44,79 @@ export function rowOffsets(heights: readonly (number | undefined)[], estimate: n
   return offsets;
 }
 
+/**
+ * The offsets of a thread's rows, kept up to date as its rows and their heights change, each
+ * time from the first row that changed rather than from the top. A long thread's rows change at
+ * their end (a question sent, the answer streaming and measured each frame, the answer stored):
+ * worked out again whole, ten thousand rows cost milliseconds of every such frame.
+ */
+export class RowLayout<T extends { key: string }> {
+  private rows: readonly T[] = [];
+  private readonly at = new Map<string, number>();
+  /** `offsets[i]` is where row i starts; the last, where the last row ends. */
+  private readonly starts: number[] = [0];
+  /** The first row whose offset below it is out of date; `rows.length` when none is. */
+  private stale = 0;
+
+  /** `heightOf` is a row's height now: measured, or estimated until it is drawn. */
+  constructor(private readonly heightOf: (row: T) => number) {}
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  /** The thread's rows are now `rows`: those that are the same objects, in the same places,
+   * from the top, keep their offsets. */
+  setRows(rows: readonly T[]): void {
+    const before = this.rows;
+    if (rows === before) return;
+    const common = Math.min(before.length, rows.length);
+    let same = 0;
+    while (same < common && rows[same] === before[same]) same++;
+    for (let i = same; i < before.length; i++) {
+      const key = before[i]?.key;
+      if (key !== undefined && this.at.get(key) === i) this.at.delete(key);
+    }
+    for (let i = same; i < rows.length; i++) {
+      const row = rows[i];
+      if (row) this.at.set(row.key, i);
+    }
+    this.rows = rows;
+    this.starts.length = rows.length + 1;
+    this.stale = Math.min(this.stale, same);
+  }
+
+  /** The row `key`'s height may have changed: its offsets below it are worked out again. */
+  changed(key: string): void {
+    const i = this.at.get(key);
+    if (i !== undefined && i < this.stale) this.stale = i;
+  }
+
+  /** Where the row `key` is, or -1. */
+  indexOf(key: string): number {
+    return this.at.get(key) ?? -1;
+  }
+
+  /** The row `key`, if it is one of the rows. */
+  row(key: string): T | undefined {
+    const i = this.at.get(key);
+    return i === undefined ? undefined : this.rows[i];
+  }
+
+  /** The offsets, brought up to date. The same array each time, changed in place: read it
+   * now, do not keep it. */
+  offsets(): readonly number[] {
+    const rows = this.rows;
+    const starts = this.starts;
+    for (let i = this.stale; i < rows.length; i++) {
+      const row = rows[i];
+      starts[i + 1] = (starts[i] ?? 0) + (row ? this.heightOf(row) : 0);
+    }
+    this.stale = rows.length;
+    return starts;
+  }
+}
+
 /** The index of the row containing `y` (binary search over the offsets). */
 export function rowAt(offsets: readonly number[], y: number): number {
   let lo = 0;
@@ -59,9 +130,11 @@ export function rowAt(offsets: readonly number[], y: number): number {
   return lo;
 }
 
+/** The rows to render: two binary searches over the offsets, so a scroll costs the same in a
+ * thread of ten rows and of ten thousand. */
 export function computeWindow(input: WindowInput): WindowRange {
-  const n = input.heights.length;
-  const offsets = rowOffsets(input.heights, input.estimate, input.gap ?? 0);
+  const offsets = input.offsets;
+  const n = Math.max(0, offsets.length - 1);
   const total = offsets[n] ?? 0;
   if (n === 0) return { start: 0, end: 0, padTop: 0, padBottom: 0, total: 0 };
   const scrollTop = input.atEnd ? Math.max(0, total - input.viewport) : input.scrollTop;
