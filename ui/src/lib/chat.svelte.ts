@@ -27,7 +27,7 @@ import { SeveralLevels } from './several.svelte';
 import { SlashCommands } from './slash';
 import { StoredAnswers } from './stored';
 import type { LiveRun } from './stream';
-import { joinAtEnd, threadItems, type ThreadItem } from './thread';
+import { joinAtEnd, ThreadRows, type ThreadItem } from './thread';
 import { MergedTurns } from './turns';
 import { defaultReasoningSettings, type AppSettings, type Choice, type ConversationView, type ModelView, type ReasoningSettings, type ToolDecision } from './types';
 import type { Ui } from './ui.svelte';
@@ -134,9 +134,10 @@ export class ChatSession {
   /** Made again when the messages, the notes or the running answer change; a batch of tokens
    * changes only the live row (Thread reads the run for it), so a long thread's thousands
    * of rows are not rebuilt, measured and windowed again every frame of a stream. */
+  private readonly threadRows = new ThreadRows();
   private readonly rows = $derived.by(() => {
     const live = this.liveId === null ? null : untrack(() => this.run?.message ?? null);
-    return threadItems(this.shown, live, this.notes.of(this.key));
+    return this.threadRows.of(this.shown, live, this.notes.of(this.key));
   });
 
   // ---- loading ----

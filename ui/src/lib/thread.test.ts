@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { estimateRow, joinAtEnd, threadItems, type Note, type ThreadItem } from './thread';
+import { estimateRow, joinAtEnd, threadItems, ThreadRows, type Note, type ThreadItem } from './thread';
 import type { ConversationView, MessageView } from './types';
 
 function message(role: 'user' | 'assistant', parts: MessageView['parts']): ThreadItem {
@@ -97,5 +97,60 @@ describe('the thread\'s rows', () => {
     expect(after.slice(0, 3).every((row, i) => row === before[i])).toBe(true);
     expect(after[4]).not.toBe(before[3]);
     expect(after[4]).toMatchObject({ key: 'live', live: true });
+  });
+});
+
+describe('the thread\'s rows as it changes', () => {
+  const stored = (id: string) => ({ id, role: 'user', parts: [] }) as unknown as MessageView;
+  const note = (id: string, after: string | null): Note => ({ id, tone: 'info', lines: [id], after });
+  /** The rule in its plainest form: the keys in order. */
+  const reference = (shown: readonly MessageView[], live: MessageView | null, notes: readonly Note[]): string[] => {
+    const list = shown.filter((m) => m.id !== live?.id);
+    const ids = new Set([...list.map((m) => m.id), ...(live ? [live.id] : [])]);
+    const after = (id: string | null) => notes.filter((n) => n.after === id).map((n) => `note-${n.id}`);
+    return [
+      ...after(null),
+      ...list.flatMap((m) => [m.id, ...after(m.id)]),
+      ...(live ? [live.id, ...after(live.id)] : []),
+      ...notes.filter((n) => n.after !== null && !ids.has(n.after)).map((n) => `note-${n.id}`),
+    ];
+  };
+
+  it('are what they would be made afresh, through every kind of change', () => {
+    // A small seeded generator: the same states every run.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const rows = new ThreadRows();
+    let shown = Array.from({ length: 30 }, (_, i) => stored(`m${i}`));
+    let notes: Note[] = [];
+    let live: MessageView | null = null;
+    for (let step = 0; step < 2000; step++) {
+      const change = next(7);
+      if (change === 0) shown = [...shown, stored(`m${shown.length}-${step}`)];
+      else if (change === 1) shown = shown.slice(0, Math.max(1, shown.length - 1 - next(3)));
+      else if (change === 2) live = next(2) === 0 ? null : next(3) === 0 && shown.length > 0 ? shown.at(-1)! : stored(`live-${step}`);
+      else if (change === 3) {
+        // After a message, before any, after the streaming answer, or after one gone.
+        const anchors = [null, shown[next(shown.length)]?.id, shown.at(-1)?.id, shown[next(shown.length)]?.id, live?.id, 'gone'];
+        notes = [...notes, note(`n${step}`, anchors[next(anchors.length)] ?? 'gone')];
+      } else if (change === 4) notes = next(3) === 0 ? [] : notes.filter((_, i) => i !== next(notes.length + 1));
+      else if (change === 5) notes = notes.map((n) => (next(4) === 0 ? { ...n, lines: [`${n.id} again`] } : n));
+      else shown = [...shown];
+      const made = rows.of(shown, live, notes);
+      const fresh = threadItems(shown, live, notes);
+      expect(made.map((r) => r.key)).toEqual(reference(shown, live, notes));
+      expect(fresh.map((r) => r.key)).toEqual(reference(shown, live, notes));
+      // The same row objects as made afresh, but for the streaming answer's (made each time).
+      expect(made.every((r, i) => r === fresh[i] || (r.kind === 'message' && r.live))).toBe(true);
+    }
+  });
+
+  it('are the same list while nothing but the batches of an answer changes', () => {
+    const rows = new ThreadRows();
+    const shown = [stored('m1'), stored('m2')];
+    expect(rows.of(shown, null, [])).toBe(rows.of(shown, null, []));
   });
 });

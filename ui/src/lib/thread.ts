@@ -55,36 +55,77 @@ function noteRow(note: Note): ThreadItem {
 /** The thread's items: each note follows the message it was written after, and one whose
  * message is gone (another version shown) goes to the end. `live` is the streaming answer. */
 export function threadItems(shown: readonly MessageView[], live: MessageView | null, notes: readonly Note[]): ThreadItem[] {
-  const liveId = live?.id;
-  const out: ThreadItem[] = [];
-  // Most threads have no notes, or a few: looked up only then, and only for their messages.
-  const byAfter = new Map<string | null, Note[]>();
-  for (const note of notes) byAfter.set(note.after, [...(byAfter.get(note.after) ?? []), note]);
-  const placed = new Set<Note>();
-  const pushNotes = (after: string): void => {
-    const here = byAfter.get(after);
-    if (!here) return;
-    for (const note of here) {
-      out.push(noteRow(note));
-      placed.add(note);
+  return new ThreadRows().of(shown, live, notes);
+}
+
+/**
+ * `threadItems` as the thread changes: the messages' rows are made once per list of messages,
+ * and a change of the notes or of the streaming answer alone copies the rows above the first
+ * place it touches rather than walking every message again ("Ask at several levels" rewrites
+ * its note each time a level starts thinking, answers or ends).
+ */
+export class ThreadRows {
+  private shown: readonly MessageView[] | null = null;
+  /** One row per message of `shown`, in order. */
+  private rows: ThreadItem[] = [];
+  /** Where each message of `shown` is; made when notes or a streaming answer first need it. */
+  private at: Map<string, number> | null = null;
+
+  of(shown: readonly MessageView[], live: MessageView | null, notes: readonly Note[]): ThreadItem[] {
+    if (shown !== this.shown) {
+      this.shown = shown;
+      this.rows = shown.map(messageRow);
+      this.at = null;
     }
-  };
-  for (const note of byAfter.get(null) ?? []) {
-    out.push(noteRow(note));
-    placed.add(note);
+    if (notes.length === 0 && !live) return this.rows;
+    const liveId = live?.id;
+    const byAfter = new Map<string | null, Note[]>();
+    for (const note of notes) byAfter.set(note.after, [...(byAfter.get(note.after) ?? []), note]);
+    // Above the first message a note follows (or the streaming answer, left out there), the
+    // rows are the messages' own, in order.
+    const at = this.positions();
+    let cut = shown.length;
+    if (byAfter.has(null)) cut = 0;
+    for (const after of byAfter.keys()) {
+      const i = after === null ? undefined : at.get(after);
+      if (i !== undefined) cut = Math.min(cut, i);
+    }
+    const liveAt = liveId === undefined ? undefined : at.get(liveId);
+    if (liveAt !== undefined) cut = Math.min(cut, liveAt);
+
+    const out = this.rows.slice(0, cut);
+    const placed = new Set<Note>();
+    const pushNotes = (after: string | null): void => {
+      for (const note of byAfter.get(after) ?? []) {
+        out.push(noteRow(note));
+        placed.add(note);
+      }
+    };
+    if (cut === 0) pushNotes(null);
+    for (let i = cut; i < shown.length; i++) {
+      const message = shown[i];
+      if (!message || message.id === liveId) continue;
+      out.push(this.rows[i] ?? messageRow(message));
+      pushNotes(message.id);
+    }
+    if (live) {
+      out.push({ kind: 'message', key: live.id, message: live, live: true });
+      pushNotes(live.id);
+    }
+    for (const note of notes) if (!placed.has(note)) out.push(noteRow(note));
+    return out;
   }
-  const withNotes = byAfter.size > 0;
-  for (const message of shown) {
-    if (message.id === liveId) continue;
-    out.push(messageRow(message));
-    if (withNotes) pushNotes(message.id);
+
+  private positions(): Map<string, number> {
+    if (!this.at) {
+      const at = new Map<string, number>();
+      (this.shown ?? []).forEach((message, i) => {
+        if (!at.has(message.id)) at.set(message.id, i);
+      });
+      this.at = at;
+    }
+    return this.at;
   }
-  if (live) {
-    out.push({ kind: 'message', key: live.id, message: live, live: true });
-    pushNotes(live.id);
-  }
-  for (const note of notes) if (!placed.has(note)) out.push(noteRow(note));
-  return out;
 }
 
 // Row heights before a row is measured, close enough that opening a long thread renders the
