@@ -162,7 +162,7 @@ describe('RowLayout', () => {
     const other = rows.slice(0, 3).map((row) => ({ ...row }));
     layout.setRows(other);
     expect(layout.offsets()).toEqual(whole(other));
-    expect(layout.length).toBe(3);
+    expect(layout.offsets()).toHaveLength(4);
     expect(layout.indexOf('m5')).toBe(-1);
     expect(layout.indexOf('a')).toBe(-1);
     const window = computeWindow({ offsets: layout.offsets(), scrollTop: 0, viewport: 700, overscan: 0 });

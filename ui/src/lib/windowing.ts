@@ -61,10 +61,6 @@ export class RowLayout<T extends { key: string }> {
   /** `heightOf` is a row's height now: measured, or estimated until it is drawn. */
   constructor(private readonly heightOf: (row: T) => number) {}
 
-  get length(): number {
-    return this.rows.length;
-  }
-
   /** The thread's rows are now `rows`: those that are the same objects, in the same places,
    * from the top, keep their offsets. */
   setRows(rows: readonly T[]): void {
