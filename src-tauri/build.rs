@@ -8,8 +8,9 @@ fn main() {
 }
 
 /// The module WebKit loads into the web process so the page can ask for a whole collection
-/// (`web-extension/collect.c`; why in `src/webview.rs`). It is C because WebKit's
-/// web-process API is (no Rust bindings of it are maintained), and small: one function.
+/// (`web-extension/collect.c`; why in `src/webview.rs`), and which makes WebKit's periodic
+/// check of that process's memory off its main thread (`web-extension/footprint.c`). It is C
+/// because WebKit's web-process API is (no Rust bindings of it are maintained), and small.
 ///
 /// Written to two places: beside the built program (`target/<profile>/web-extension/`,
 /// where the app looks when it runs from its build) and to `gen/web-extension/`, which the
@@ -19,8 +20,13 @@ fn build_web_extension() {
         return;
     }
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let source = manifest.join("web-extension/collect.c");
-    println!("cargo:rerun-if-changed={}", source.display());
+    let sources: Vec<PathBuf> = ["collect.c", "footprint.c", "footprint.h"]
+        .iter()
+        .map(|file| manifest.join("web-extension").join(file))
+        .collect();
+    for source in &sources {
+        println!("cargo:rerun-if-changed={}", source.display());
+    }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let built = out.join(WEB_EXTENSION);
     let flags = Command::new("pkg-config")
@@ -45,7 +51,7 @@ fn build_web_extension() {
             "-o",
         ])
         .arg(&built)
-        .arg(&source)
+        .args(sources.iter().filter(|source| source.extension() == Some("c".as_ref())))
         .args(flags.split_whitespace())
         .status()
         .expect("the C compiler runs");

@@ -219,6 +219,106 @@ pub fn tune(window: &tauri::WebviewWindow) {
 mod tests {
     use super::*;
 
+    /// Builds `web-extension/footprint.c` with a `main` that prints `footprint_kb_from` of the
+    /// file it is given, and runs it on each of `files`.
+    fn footprints_counted_by_the_web_extension(files: &[&std::path::Path]) -> Vec<u64> {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let main = dir.path().join("main.c");
+        std::fs::write(
+            &main,
+            "#include \"footprint.h\"\n\
+             int main(int argc, char **argv) {\n\
+               (void)argc;\n\
+               FILE *file = fopen(argv[1], \"r\");\n\
+               if (!file) return 2;\n\
+               printf(\"%llu\\n\", (unsigned long long)footprint_kb_from(file));\n\
+               return 0;\n\
+             }\n",
+        )
+        .unwrap();
+        let flags = std::process::Command::new("pkg-config")
+            .args(["--cflags", "--libs", "glib-2.0"])
+            .output()
+            .unwrap();
+        assert!(flags.status.success(), "pkg-config finds GLib");
+        let program = dir.path().join("footprint");
+        let built = std::process::Command::new("cc")
+            .args(["-O2", "-Wall", "-Wextra", "-Werror", "-I"])
+            .arg(manifest.join("web-extension"))
+            .arg("-o")
+            .arg(&program)
+            .arg(&main)
+            .arg(manifest.join("web-extension/footprint.c"))
+            .args(String::from_utf8(flags.stdout).unwrap().split_whitespace())
+            .output()
+            .unwrap();
+        assert!(
+            built.status.success(),
+            "footprint.c builds without a warning: {}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        files
+            .iter()
+            .map(|file| {
+                let run = std::process::Command::new(&program)
+                    .arg(file)
+                    .output()
+                    .unwrap();
+                assert!(run.status.success());
+                String::from_utf8(run.stdout).unwrap().trim().parse().unwrap()
+            })
+            .collect()
+    }
+
+    /// WTF's `memoryFootprint()` on Linux, as WebKit 2.50 computes it: the `Private_Dirty` of
+    /// the mappings whose header has no path, or whose path's first six characters (`%6s`)
+    /// are `[heap]` or start with `[stack`.
+    fn footprint_as_webkit_counts_it(smaps: &str) -> u64 {
+        let mut counting = false;
+        let mut total = 0;
+        for line in smaps.lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.first().is_some_and(|f| f.contains('-') && !f.ends_with(':')) {
+                counting = match fields.get(5) {
+                    None => true,
+                    Some(path) => {
+                        let path: String = path.chars().take(6).collect();
+                        path == "[heap]" || path.starts_with("[stack")
+                    }
+                };
+            } else if counting && fields.first() == Some(&"Private_Dirty:") {
+                total += fields[1].parse::<u64>().unwrap();
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn the_web_extension_counts_the_footprint_webkit_counts() {
+        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        // Mappings of every kind a web process has: anonymous ones with and without a
+        // trailing space, one whose address starts with a letter, the heap, both kinds of
+        // stack, a library, files with spaces in their names, a named anonymous one (glibc's
+        // arenas), which WebKit does not count, and the kernel's own.
+        let fixture = manifest.join("web-extension/testdata/smaps");
+        let fixture_text = std::fs::read_to_string(&fixture).unwrap();
+        assert_eq!(footprint_as_webkit_counts_it(&fixture_text), 100 + 20 + 5 + 11 + 3);
+        // A real process's maps, this test's own: hundreds of mappings as the kernel writes them.
+        let snapshot = tempfile::NamedTempFile::new().unwrap();
+        let real = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        std::fs::write(snapshot.path(), &real).unwrap();
+        assert!(real.lines().filter(|l| l.starts_with("Private_Dirty:")).count() > 20);
+        assert!(footprint_as_webkit_counts_it(&real) > 0);
+        assert_eq!(
+            footprints_counted_by_the_web_extension(&[&fixture, snapshot.path()]),
+            vec![
+                footprint_as_webkit_counts_it(&fixture_text),
+                footprint_as_webkit_counts_it(&real)
+            ]
+        );
+    }
+
     #[test]
     fn the_web_extension_is_found_where_the_package_or_the_build_puts_it_and_nowhere_else() {
         let root = tempfile::tempdir().unwrap();

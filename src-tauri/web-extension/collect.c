@@ -1,6 +1,7 @@
 /*
  * Ponder's web-process extension: lets the app's page ask JavaScriptCore for a whole
- * collection now, and WebKit to give back what it keeps for later.
+ * collection now, and WebKit to give back what it keeps for later. When it loads it also moves
+ * WebKit's periodic check of the process's memory off the page's thread (footprint.c).
  *
  * Why: a page cannot ask for one, and a long thread let go of stays in the web process until
  * WebKit's timed whole collection comes. That timer waits ten times as long as the last whole
@@ -20,6 +21,8 @@
  */
 
 #define _GNU_SOURCE
+#include "footprint.h"
+
 #include <JavaScriptCore/JSContextRef.h>
 #include <dlfcn.h>
 #include <malloc.h>
@@ -107,4 +110,5 @@ G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extensi
         "_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE");
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared",
         G_CALLBACK(window_object_cleared), NULL);
+    footprint_check_move_off_main_thread();
 }

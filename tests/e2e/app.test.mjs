@@ -52,7 +52,7 @@ describe('the installed-style app through WebDriver', () => {
     });
   });
 
-  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process, whose JavaScript heap is bounded and can be collected at once by the app\'s page', async () => {
+  it('keeps OpenGL out of the app process (it only shows the web process\'s bitmaps), not out of the web process, whose JavaScript heap is bounded and can be collected at once by the app\'s page, and whose memory check runs off the page\'s thread', async () => {
     await withApp(async (s) => {
       await s.waitFind('[data-testid="composer-input"]');
       const [app] = runningApps();
@@ -115,6 +115,13 @@ describe('the installed-style app through WebDriver', () => {
         return there;
       `);
       assert.equal(inFrame, 'undefined undefined', 'a frame in the page has no such function');
+      // WebKit's periodic check of the web process's own memory reads /proc/self/smaps on the
+      // page's thread every 30 s; the module stops it and makes the same check on a thread of
+      // its own (src-tauri/web-extension/footprint.c), through functions it looks up: this
+      // WebKit has them all, and the thread is there.
+      assert.match(exported, /\b_ZN3WTF21MemoryPressureHandler33setShouldUsePeriodicMemoryMonitorEb$/m, 'JavaScriptCore exports MemoryPressureHandler::setShouldUsePeriodicMemoryMonitor');
+      const threads = readdirSync(`/proc/${web}/task`).map((tid) => readFileSync(`/proc/${web}/task/${tid}/comm`, 'utf8').trim());
+      assert.ok(threads.includes('ponder-memory'), `the web process checks its memory on a thread of its own (its threads: ${threads.join(', ')})`);
     });
   });
 
