@@ -170,9 +170,16 @@ bool footprint_check_move_off_main_thread(void)
         g_free(limits);
         return false;
     }
-    handler_set_periodic(handler_singleton(), false);
     /* Lives as long as the process; never joined. Its name is what a thread's name can be, at
-     * most 15 bytes (the app's test looks for it). */
-    g_thread_unref(g_thread_new("ponder-memory", check, limits));
+     * most 15 bytes (the app's test looks for it). Made before WebKit's timer is stopped, so
+     * that a thread that cannot be made leaves WebKit's check as it was; its first check comes
+     * a whole interval later, as WebKit's would. */
+    GThread *thread = g_thread_try_new("ponder-memory", check, limits, NULL);
+    if (!thread) {
+        g_free(limits);
+        return false;
+    }
+    g_thread_unref(thread);
+    handler_set_periodic(handler_singleton(), false);
     return true;
 }
