@@ -51,7 +51,11 @@ fn build_web_extension() {
             "-o",
         ])
         .arg(&built)
-        .args(sources.iter().filter(|source| source.extension() == Some("c".as_ref())))
+        .args(
+            sources
+                .iter()
+                .filter(|source| source.extension() == Some("c".as_ref())),
+        )
         .args(flags.split_whitespace())
         .status()
         .expect("the C compiler runs");

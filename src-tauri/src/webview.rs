@@ -266,7 +266,11 @@ mod tests {
                     .output()
                     .unwrap();
                 assert!(run.status.success());
-                String::from_utf8(run.stdout).unwrap().trim().parse().unwrap()
+                String::from_utf8(run.stdout)
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap()
             })
             .collect()
     }
@@ -279,7 +283,10 @@ mod tests {
         let mut total = 0;
         for line in smaps.lines() {
             let fields: Vec<&str> = line.split_whitespace().collect();
-            if fields.first().is_some_and(|f| f.contains('-') && !f.ends_with(':')) {
+            if fields
+                .first()
+                .is_some_and(|f| f.contains('-') && !f.ends_with(':'))
+            {
                 counting = match fields.get(5) {
                     None => true,
                     Some(path) => {
@@ -303,12 +310,20 @@ mod tests {
         // arenas), which WebKit does not count, and the kernel's own.
         let fixture = manifest.join("web-extension/testdata/smaps");
         let fixture_text = std::fs::read_to_string(&fixture).unwrap();
-        assert_eq!(footprint_as_webkit_counts_it(&fixture_text), 100 + 20 + 5 + 11 + 3);
+        assert_eq!(
+            footprint_as_webkit_counts_it(&fixture_text),
+            100 + 20 + 5 + 11 + 3
+        );
         // A real process's maps, this test's own: hundreds of mappings as the kernel writes them.
         let snapshot = tempfile::NamedTempFile::new().unwrap();
         let real = std::fs::read_to_string("/proc/self/smaps").unwrap();
         std::fs::write(snapshot.path(), &real).unwrap();
-        assert!(real.lines().filter(|l| l.starts_with("Private_Dirty:")).count() > 20);
+        assert!(
+            real.lines()
+                .filter(|l| l.starts_with("Private_Dirty:"))
+                .count()
+                > 20
+        );
         assert!(footprint_as_webkit_counts_it(&real) > 0);
         assert_eq!(
             footprints_counted_by_the_web_extension(&[&fixture, snapshot.path()]),
