@@ -110,5 +110,5 @@ G_MODULE_EXPORT void webkit_web_extension_initialize(WebKitWebExtension *extensi
         "_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE");
     g_signal_connect(webkit_script_world_get_default(), "window-object-cleared",
         G_CALLBACK(window_object_cleared), NULL);
-    footprint_check_move_off_main_thread();
+    footprint_check_move_off_main_thread(pressure_handler, pressure_release);
 }

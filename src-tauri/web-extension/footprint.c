@@ -30,11 +30,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* WTF::MemoryPressureHandler: its singleton, its releaseMemory(Critical, Synchronous) and its
- * setShouldUsePeriodicMemoryMonitor(bool), which with false drops the timer the check runs
- * on. Exported by JavaScriptCore but not API (both enums are bool-sized). */
+/* WTF::MemoryPressureHandler: its singleton and its releaseMemory(Critical, Synchronous), as
+ * collect.c looked them up, and its setShouldUsePeriodicMemoryMonitor(bool), which with false
+ * drops the timer the check runs on (exported by JavaScriptCore but not API). */
 static void *(*handler_singleton)(void);
 static void (*handler_release)(void *handler, bool critical, bool synchronous);
 static void (*handler_set_periodic)(void *handler, bool use);
@@ -144,15 +143,15 @@ static bool read_limits(Limits *limits)
     return true;
 }
 
-bool footprint_check_move_off_main_thread(void)
+bool footprint_check_move_off_main_thread(void *(*singleton)(void), void (*release)(void *, bool, bool))
 {
     /* WebKit's own switch for its memory handling: then there is no check to move, and its
      * release does nothing. */
     const char *disabled = g_getenv("WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR");
     if (disabled && strcmp(disabled, "1") == 0)
         return false;
-    LOOK_UP(handler_singleton, "_ZN3WTF21MemoryPressureHandler9singletonEv");
-    LOOK_UP(handler_release, "_ZN3WTF21MemoryPressureHandler13releaseMemoryENS_8CriticalENS_11SynchronousE");
+    handler_singleton = singleton;
+    handler_release = release;
     LOOK_UP(handler_set_periodic, "_ZN3WTF21MemoryPressureHandler33setShouldUsePeriodicMemoryMonitorEb");
     LOOK_UP(settings_new, "webkit_memory_pressure_settings_new");
     LOOK_UP(settings_free, "webkit_memory_pressure_settings_free");
