@@ -75,7 +75,72 @@ function memory(root, label) {
   } catch {
     // gone meanwhile
   }
-  return { total, by, app };
+  return { total, by, app, parts: familyBreakdown(root) };
+}
+
+/** What the web process maps only to open its EGL display: the system's GL driver (on
+ * Debian 12 every Mesa driver is one file linking LLVM) and the libraries those link. */
+const GL_DRIVER =
+  /\/dri\/|libEGL_mesa|libGLX_mesa|libgallium|libLLVM|libdrm_|libedit\.|libglapi|libpciaccess|libsensors|libtinfo|libxcb-(dri2|dri3|present|randr|sync|xfixes)\.|libxshmfence|libz3\./;
+
+/**
+ * Where the PSS of the app and all its processes goes, in MB, by kind of page:
+ * - `gl_driver`: the system's GL driver (`GL_DRIVER`), all of its mappings;
+ * - `library_code`: the other libraries' code (and WebKit's helper programs');
+ * - `library_relocated`: their data pages written while they were loaded (relocations: each
+ *   process has its own copy), the libraries' other data pages in `library_data`;
+ * - `own_code`: the program itself (the app, or the bare view);
+ * - `heap`: anonymous memory (malloc's, JavaScriptCore's and WebKit's heaps, stacks, compiled
+ *   scripts);
+ * - `shared_memory`: the window's pictures on their way to the X server;
+ * - `other`: fonts, locale data and caches.
+ */
+function familyBreakdown(root) {
+  const parts = { gl_driver: 0, library_code: 0, library_relocated: 0, library_data: 0, own_code: 0, heap: 0, shared_memory: 0, other: 0 };
+  let rootExe;
+  try {
+    rootExe = readlinkSync(`/proc/${root}/exe`);
+  } catch {
+    return parts; // gone meanwhile
+  }
+  for (const pid of family(root)) {
+    for (const { path, exec, pss, dirty } of mappings(pid)) {
+      const kind = partOfMapping(path, exec, rootExe);
+      if (kind !== 'library_data') parts[kind] += pss;
+      else {
+        parts.library_relocated += dirty;
+        parts.library_data += Math.max(0, pss - dirty);
+      }
+    }
+  }
+  return parts;
+}
+
+/** A process's mappings with their PSS and private dirty memory in MB; none if it is gone. */
+function mappings(pid) {
+  let smaps;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const line of smaps.split('\n')) {
+    const mapping = line.match(/^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/);
+    if (mapping) out.push({ path: mapping[2], exec: mapping[1].includes('x'), pss: 0, dirty: 0 });
+    const kb = line.match(/^(Pss|Private_Dirty):\s+(\d+) kB/);
+    if (kb && out.length) out.at(-1)[kb[1] === 'Pss' ? 'pss' : 'dirty'] = Number(kb[2]) / 1024;
+  }
+  return out;
+}
+
+function partOfMapping(path, exec, rootExe) {
+  if (GL_DRIVER.test(path)) return 'gl_driver';
+  if (path === rootExe) return 'own_code';
+  if (/\.so(\.|$)/.test(path) || /\/WebKit\w*Process$/.test(path)) return exec ? 'library_code' : 'library_data';
+  if (path === '' || path === '[heap]' || path.startsWith('[stack') || path.startsWith('[anon')) return 'heap';
+  if (/^\/SYSV|^\/memfd:|^\/dev\/shm\//.test(path)) return 'shared_memory';
+  return 'other';
 }
 
 /**
@@ -107,6 +172,7 @@ function reportMemory(prefix, mem) {
   figure(`${prefix}_total_mb`, mem.total, 'MB');
   for (const [name, mb] of Object.entries(mem.by).sort((a, b) => b[1] - a[1])) figure(`${prefix}_${name.replace(/\W+/g, '_')}_mb`, mb, 'MB');
   for (const [part, mb] of Object.entries(mem.app ?? {})) figure(`${prefix}_app_${part}_mb`, mb, 'MB');
+  for (const [part, mb] of Object.entries(mem.parts ?? {})) figure(`${prefix}_all_${part}_mb`, mb, 'MB');
 }
 
 /**
@@ -497,6 +563,7 @@ async function main() {
       const idle = memory(pid, 'idle');
       reportMemory('memory_idle', idle);
       figure('memory_idle_over_bare_webview_mb', idle.total - bare.total, 'MB');
+      for (const [part, mb] of Object.entries(idle.parts)) figure(`memory_idle_over_bare_webview_${part}_mb`, mb - (bare.parts?.[part] ?? 0), 'MB');
 
       stage = 'opening the long thread';
       const open = await openRow(s, [LONG_TITLE, history.lastId]);
