@@ -158,13 +158,7 @@ function appBreakdown(pid) {
     if (path === '' || path === '[heap]') return 'heap';
     return 'other';
   };
-  let part = 'other';
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const mapping = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/);
-    if (mapping) part = partOf(mapping[1]);
-    const pss = line.match(/^Pss:\s+(\d+) kB/);
-    if (pss) parts[part] += Number(pss[1]) / 1024;
-  }
+  for (const { path, pss } of mappings(pid)) parts[partOf(path)] += pss;
   return parts;
 }
 
@@ -563,7 +557,7 @@ async function main() {
       const idle = memory(pid, 'idle');
       reportMemory('memory_idle', idle);
       figure('memory_idle_over_bare_webview_mb', idle.total - bare.total, 'MB');
-      for (const [part, mb] of Object.entries(idle.parts)) figure(`memory_idle_over_bare_webview_${part}_mb`, mb - (bare.parts?.[part] ?? 0), 'MB');
+      for (const [part, mb] of Object.entries(idle.parts)) figure(`memory_idle_over_bare_webview_${part}_mb`, mb - bare.parts[part], 'MB');
 
       stage = 'opening the long thread';
       const open = await openRow(s, [LONG_TITLE, history.lastId]);
